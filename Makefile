@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# khist developer entry points. `make help` lists them.
+
+KVER ?= 6.12
+# Kernel build tree: the running kernel's if it has one, else the installed
+# Debian headers for KVER (6.1 or 6.12).
+ifeq ($(origin KDIR),undefined)
+KDIR := $(shell sh selftests/vm/kernel.sh kdir $(KVER) 2>/dev/null)
+endif
+ARCH_FLAGS :=
+
+BUILD := $(CURDIR)/build
+KREL = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+MODDIR = $(BUILD)/mod-$(KREL)
+MOD_SRCS := Kbuild $(shell find module include selftests/modules -name '*.[ch]' -o -name 'Kbuild*' 2>/dev/null)
+
+.PHONY: all module modules clean deps unit vmtest check demo style sparse kdoc \
+	w1 help bench-map fuzz stress ftracetest bench
+
+all: module
+
+# Kbuild runs in a tree of symlinks under build/ so that objects for 6.1 and
+# 6.12 never mix and the source tree stays clean.
+module modules:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "khist: no kernel build tree (KDIR=$(KDIR)); run 'make deps' or set KDIR" >&2; exit 1; }
+	@sh selftests/vm/linktree.sh $(CURDIR) $(MODDIR)
+	$(MAKE) -C $(KDIR) M=$(MODDIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
+	@ln -sf $(MODDIR)/khist.ko khist.ko
+	@echo "khist: built $(MODDIR)/khist.ko for $(KREL)"
+
+deps:
+	@sh selftests/vm/deps.sh
+
+unit:
+	@$(MAKE) -s -C selftests/unit run
+
+vmtest: module
+	@sh selftests/vm/run.sh test $(KVER) $(MODDIR)
+
+demo:
+	@sh selftests/vm/deps.sh
+	@$(MAKE) -s module KVER=$(KVER)
+	@sh selftests/vm/run.sh demo $(KVER) $(MODDIR)
+
+check:
+	@sh selftests/vm/deps.sh
+	@sh selftests/check.sh
+
+style:
+	@sh selftests/style.sh all
+
+sparse:
+	@sh selftests/style.sh sparse
+
+kdoc:
+	@sh selftests/style.sh kdoc
+
+w1:
+	@sh selftests/style.sh w1
+
+bench-map:
+	@$(MAKE) -s -C selftests/bench map
+
+clean:
+	rm -rf $(BUILD) khist.ko
+	@$(MAKE) -s -C selftests/unit clean
+
+help:
+	@echo "make [KVER=6.1|6.12] [KDIR=...]  build khist.ko"
+	@echo "make deps        install the Debian packages khist needs (idempotent)"
+	@echo "make unit        userspace tests of module/core (ASan+UBSan, TSan)"
+	@echo "make vmtest      boot the Debian kernel KVER in QEMU and run selftests/fs"
+	@echo "make check       unit + style + VM tests on 6.1 and 6.12; ends with 'N passed, N failed'"
+	@echo "make demo        build, boot a VM, load khist and show it at work"
+	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc"
+	@echo "make bench-map   tracing_map benchmark against liburcu's cds_lfht"
