@@ -3,4 +3,26 @@
 #ifndef _KSHIM_MAP_ENV_H
 #define _KSHIM_MAP_ENV_H
 
+/*
+ * local64_t: in the kernel, a counter that only its own CPU updates, with
+ * operations atomic against interrupts on that CPU. Threads stand in for
+ * CPUs here and several threads may share one "CPU" number, so the
+ * stand-ins are relaxed atomics.
+ */
+typedef struct {
+	s64 counter;
+} local64_t;
+
+#define local64_read(l) __atomic_load_n(&(l)->counter, __ATOMIC_RELAXED)
+#define local64_set(l, i) __atomic_store_n(&(l)->counter, i, __ATOMIC_RELAXED)
+#define local64_add(i, l) \
+	((void)__atomic_fetch_add(&(l)->counter, (s64)(i), __ATOMIC_RELAXED))
+#define local64_inc(l) local64_add(1, l)
+
+#define atomic_try_cmpxchg(v, po, n) \
+	__atomic_compare_exchange_n(&(v)->counter, po, n, false, \
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+
+#define atomic_xchg(v, n) __atomic_exchange_n(&(v)->counter, n, __ATOMIC_SEQ_CST)
+
 #endif

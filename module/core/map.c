@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * map.c - khist's lock-free histogram map: creation, insert/lookup,
+ * growth, clear and statistics. Sorted snapshots are in map_sort.c.
+ *
+ * Publication protocol (why a reader never sees a half-written key)
+ *
+ *   A slot word is 0 (empty), KH_SEALED (empty, closed by a migration) or
+ *   {hash << 32 | (index + 1)}. An inserter first takes a private element
+ *   from the pool, copies the key into it and runs elt_init, then
+ *   publishes {hash, index} with one cmpxchg(slot, 0, word). cmpxchg is a
+ *   full barrier, so all those writes are visible before the word. A
+ *   reader loads the word with smp_load_acquire() and only then reads the
+ *   element, so it sees the complete key. Non-empty words never change
+ *   until khist_map_clear().
+ *
+ * Why one key never gets two entries
+ *
+ *   The probe sequence of a key is fixed and a slot changes at most once
+ *   from empty to full. If key K sits in slot s, every slot before s in
+ *   K's sequence was full with another key when K was placed and is still
+ *   full. Any other inserter of K therefore walks to s: either it finds K
+ *   there, or it reaches s while s is still empty and its cmpxchg races
+ *   with the one that placed K; the loser re-reads the slot, sees K and
+ *   returns that element. Its own prepared element goes to a spare list
+ *   (map->spares) to be used by the next new key, so the pool does not
+ *   leak. Unlike the kernel's tracing_map no slot is ever claimed before
+ *   its element is ready, so nobody spins and no slot is ever given back.
+ *
+ * Growth (khist_map_grow(), process context, one at a time)
+ *
+ *   A table twice as big is linked from the old one (old->next) and every
+ *   old slot is visited in order: an empty one is sealed with
+ *   cmpxchg(0, KH_SEALED); a full one is copied into the new table (its
+ *   element, hence its sums, is shared, not copied). An updater that
+ *   meets a sealed slot continues in old->next. This keeps keys unique:
+ *   an updater only inserts K in the new table after finding K's first
+ *   empty old slot sealed, which proves K is not in the old table and
+ *   never will be. Once every old slot is visited the new table becomes
+ *   map->tab and only then the pool's capacity is raised, so a table is
+ *   never more than half full. Old tables stay allocated (and readable by
+ *   late updaters) until khist_map_destroy(): freeing them would need a
+ *   grace period, and their size is less than the current table's.
+ */
+#include "core_env.h"
+#include "map.h"
+
+#define KH_SEALED	(1ULL << 31)
+#define KH_NONE		U32_MAX
+#define KH_M1		0x9e3779b97f4a7c15ULL
+#define KH_M2		0x7a3c9d51e6b4f0c9ULL
+
+static inline u64 kh_rotl(u64 x, unsigned int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+static inline u64 kh_load64(const u8 *p)
+{
+	u64 w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+static inline u32 kh_load32(const u8 *p)
+{
+	u32 w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/**
+ * khist_map_hash() - the map's 32-bit key hash
+ * @key: key bytes (any alignment)
+ * @len: bytes
+ *
+ * Eight bytes per step: each word is multiplied by one odd constant and
+ * folded into the state, which is rotated and multiplied by a second odd
+ * constant; a final avalanche spreads every input bit over the low 32
+ * bits, which pick the first slot.
+ *
+ * Context: any.
+ * Return: the hash.
+ */
+u32 khist_map_hash(const void *key, u32 len)
+{
+	const u8 *p = key;
+	u64 h = (u64)len * KH_M1;
+	u64 w;
+
+	for (; len >= 8; len -= 8, p += 8)
+		h = kh_rotl(h ^ (kh_load64(p) * KH_M2), 27) * KH_M1;
+	if (len >= 4) {
+		h = kh_rotl(h ^ ((u64)kh_load32(p) * KH_M2), 27) * KH_M1;
+		len -= 4;
+		p += 4;
+	}
+	if (len) {
+		w = 0;
+		while (len--)
+			w = (w << 8) | p[len];
+		h = kh_rotl(h ^ (w * KH_M2), 27) * KH_M1;
+	}
+	h ^= h >> 33;
+	h *= KH_M2;
+	h ^= h >> 29;
+	h *= KH_M1;
+	h ^= h >> 32;
+	return (u32)h;
+}
+
+/* Offsets inside an element and the size of one, from the parameters. */
+struct kh_layout {
+	u32 off_sums, off_vars, off_vset, off_key, off_extra, elt_size;
+	bool percpu;
+};
+
+static u64 kh_pcpu_bytes(const struct khist_map_params *p, u64 n)
+{
+	return (u64)num_possible_cpus() * n * p->n_sums * sizeof(u64);
+}
+
+static void kh_layout(const struct khist_map_params *p, struct kh_layout *l)
+{
+	u64 top = p->grow_limit ? p->grow_limit : p->max_entries;
+	u32 off = 0;
+
+	if (!p->n_sums || (p->flags & KHIST_MAP_F_ATOMIC))
+		l->percpu = false;
+	else if (p->flags & KHIST_MAP_F_PERCPU)
+		l->percpu = true;
+	else
+		l->percpu = kh_pcpu_bytes(p, top) <= KHIST_MAP_PCPU_AUTO_MAX;
+	l->off_sums = off;
+	if (!l->percpu)
+		off += p->n_sums * sizeof(u64);
+	l->off_vars = off;
+	off += p->n_vars * sizeof(u64);
+	l->off_vset = off;
+	off += ALIGN(p->n_vars, 8);
+	l->off_key = off;
+	off += ALIGN(p->key_size, 8);
+	l->off_extra = off;
+	off += ALIGN(p->extra_size, 8);
+	l->elt_size = sizeof(struct khist_map_elt) + off;
+}
+
+static u64 kh_chunk_bytes(const struct khist_map_params *p,
+			  const struct kh_layout *l, u64 n)
+{
+	u64 b = n * l->elt_size;
+
+	if (l->percpu)
+		b += kh_pcpu_bytes(p, n) +
+		     (u64)nr_cpu_ids * sizeof(local64_t *);
+	return b;
+}
+
+static u64 kh_table_bytes(u64 slots)
+{
+	return sizeof(struct khist_map_table) + slots * sizeof(u64);
+}
+
+static u64 kh_base_bytes(const struct khist_map_params *p,
+			 const struct kh_layout *l)
+{
+	u64 b = sizeof(struct khist_map) +
+		(u64)nr_cpu_ids * sizeof(struct khist_map_pcpu_stats);
+
+	if (p->flags & KHIST_MAP_F_OVERFLOW)
+		b += kh_chunk_bytes(p, l, 1);
+	return b;
+}
+
+static bool kh_valid(const struct khist_map_params *p)
+{
+	u32 lo = 1U << KHIST_MAP_BITS_MIN, hi = 1U << KHIST_MAP_BITS_MAX;
+
+	if (!is_power_of_2(p->max_entries) || p->max_entries < lo ||
+	    p->max_entries > hi)
+		return false;
+	if (p->grow_limit && (!is_power_of_2(p->grow_limit) ||
+			      p->grow_limit < p->max_entries ||
+			      p->grow_limit > hi))
+		return false;
+	if (p->key_size < KHIST_MAP_KEY_MIN || p->key_size > KHIST_MAP_KEY_MAX)
+		return false;
+	if (p->n_sums > KHIST_MAP_SUMS_MAX || p->n_vars > KHIST_MAP_VARS_MAX ||
+	    p->extra_size > KHIST_MAP_EXTRA_MAX)
+		return false;
+	if (p->flags & ~(KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC |
+			 KHIST_MAP_F_OVERFLOW))
+		return false;
+	return (p->flags & (KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC)) !=
+	       (KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC);
+}
+
+/**
+ * khist_map_mem_size() - memory a map would take, before allocating it
+ * @p:   parameters
+ * @mem: filled with the figures, also on -E2BIG (the reason data)
+ *
+ * total = sizeof(map) + nr_cpu_ids * 64 (hit/drop counters)
+ *       + cap * elt_size + (2 * cap + 2) * 8 (slot table)
+ *       + per-CPU sums: possible CPUs * cap * n_sums * 8 + pointers
+ *       + the overflow element when asked for.
+ *
+ * Context: any (no allocation).
+ * Return: 0; -EINVAL for invalid parameters; -E2BIG when @p->mem_cap is
+ * set and @mem->total exceeds it.
+ */
+int khist_map_mem_size(const struct khist_map_params *p,
+		       struct khist_map_mem *mem)
+{
+	struct kh_layout l;
+	u64 base, cap;
+
+	memset(mem, 0, sizeof(*mem));
+	if (!kh_valid(p))
+		return -EINVAL;
+	kh_layout(p, &l);
+	base = kh_base_bytes(p, &l);
+	mem->elt_size = l.elt_size;
+	mem->percpu = l.percpu;
+	mem->per_entry = l.elt_size + 2 * sizeof(u64) +
+			 (l.percpu ? kh_pcpu_bytes(p, 1) : 0);
+	mem->total = base + kh_chunk_bytes(p, &l, p->max_entries) +
+		     kh_table_bytes(2ULL * p->max_entries);
+	/* One chunk per doubling; every table ever used stays until destroy. */
+	mem->total_max = mem->total;
+	for (cap = p->max_entries; p->grow_limit && cap < p->grow_limit;
+	     cap *= 2)
+		mem->total_max += kh_chunk_bytes(p, &l, cap) +
+				  kh_table_bytes(4 * cap);
+	mem->cap = p->mem_cap;
+	if (p->mem_cap && mem->total > p->mem_cap)
+		return -E2BIG;
+	return 0;
+}
+
+static void kh_chunk_free(struct khist_map_chunk *c)
+{
+	int cpu;
+
+	if (c->pcpu) {
+		for_each_possible_cpu(cpu)
+			kvfree(c->pcpu[cpu]);
+		kfree(c->pcpu);
+	}
+	kvfree(c->elts);
+	c->pcpu = NULL;
+	c->elts = NULL;
+}
+
+/* Allocates @n elements whose indexes start at @first (U32_MAX: overflow). */
+static int kh_chunk_alloc(struct khist_map *map, struct khist_map_chunk *c,
+			  u32 n, u32 first)
+{
+	struct khist_map_elt *elt;
+	int cpu;
+	u32 i;
+
+	c->n = n;
+	c->pcpu = NULL;
+	c->elts = kvzalloc(size_mul(n, map->elt_size), GFP_KERNEL);
+	if (!c->elts)
+		return -ENOMEM;
+	if (map->percpu) {
+		c->pcpu = kcalloc(nr_cpu_ids, sizeof(*c->pcpu), GFP_KERNEL);
+		if (!c->pcpu)
+			goto fail;
+		for_each_possible_cpu(cpu) {
+			c->pcpu[cpu] = kvcalloc(size_mul(n, map->p.n_sums),
+						sizeof(local64_t), GFP_KERNEL);
+			if (!c->pcpu[cpu])
+				goto fail;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		elt = (struct khist_map_elt *)(c->elts + (size_t)i *
+					       map->elt_size);
+		elt->map = map;
+		elt->pcpu = c->pcpu;
+		elt->idx = first == U32_MAX ? U32_MAX : first + i;
+		elt->sum_off = i * map->p.n_sums;
+	}
+	return 0;
+fail:
+	kh_chunk_free(c);
+	return -ENOMEM;
+}
+
+static struct khist_map_table *kh_table_alloc(u32 slots)
+{
+	struct khist_map_table *t;
+
+	t = kvzalloc(kh_table_bytes(slots), GFP_KERNEL);
+	if (t)
+		t->mask = slots - 1;
+	return t;
+}
+
+/**
+ * khist_map_create() - allocate a map and all its elements
+ * @p:    parameters (see struct khist_map_params)
+ * @ops:  owner callbacks, or NULL
+ * @priv: argument passed to the callbacks
+ *
+ * Context: process context, may sleep (GFP_KERNEL allocations).
+ * Return: the map, ERR_PTR(-EINVAL) for bad parameters, ERR_PTR(-E2BIG)
+ * when over @p->mem_cap (khist_map_mem_size() tells by how much),
+ * ERR_PTR(-ENOMEM).
+ */
+struct khist_map *khist_map_create(const struct khist_map_params *p,
+				   const struct khist_map_ops *ops,
+				   void *priv)
+{
+	struct khist_map_mem mem;
+	struct khist_map *map;
+	struct kh_layout l;
+	int ret;
+
+	ret = khist_map_mem_size(p, &mem);
+	if (ret)
+		return ERR_PTR(ret);
+	kh_layout(p, &l);
+	map = kzalloc(sizeof(*map), GFP_KERNEL);
+	if (!map)
+		return ERR_PTR(-ENOMEM);
+	map->p = *p;
+	map->ops = ops;
+	map->priv = priv;
+	map->percpu = l.percpu;
+	map->off_sums = l.off_sums;
+	map->off_vars = l.off_vars;
+	map->off_vset = l.off_vset;
+	map->off_key = l.off_key;
+	map->off_extra = l.off_extra;
+	map->elt_size = l.elt_size;
+	map->base_bits = ilog2(p->max_entries);
+	map->cap = p->max_entries;
+	map->mem = mem.total;
+	map->stats = kcalloc(nr_cpu_ids, sizeof(*map->stats), GFP_KERNEL);
+	if (!map->stats)
+		goto fail;
+	if (kh_chunk_alloc(map, &map->chunks[0], p->max_entries, 0))
+		goto fail;
+	map->n_chunks = 1;
+	if ((p->flags & KHIST_MAP_F_OVERFLOW) &&
+	    kh_chunk_alloc(map, &map->ovf_chunk, 1, U32_MAX))
+		goto fail;
+	map->tab = kh_table_alloc(2 * p->max_entries);
+	if (!map->tab)
+		goto fail;
+	return map;
+fail:
+	khist_map_destroy(map);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * khist_map_destroy() - free a map
+ * @map: map from khist_map_create(), or NULL
+ *
+ * The caller must make sure no updater can still use the map (in the
+ * kernel: unregister the probe and wait for a grace period first).
+ *
+ * Context: process context.
+ */
+void khist_map_destroy(struct khist_map *map)
+{
+	struct khist_map_table *t;
+	u32 c;
+
+	if (!map)
+		return;
+	while (map->old) {
+		t = map->old;
+		map->old = t->retired;
+		kvfree(t);
+	}
+	kvfree(map->tab);
+	for (c = 0; c < map->n_chunks; c++)
+		kh_chunk_free(&map->chunks[c]);
+	kh_chunk_free(&map->ovf_chunk);
+	kfree(map->stats);
+	kfree(map);
+}
+
+static inline struct khist_map_elt *kh_elt(const struct khist_map *map,
+					   u32 idx)
+{
+	u32 q = idx >> map->base_bits;
+	u32 c = q ? fls64(q) : 0;
+	u32 off = c ? idx - (1U << (map->base_bits + c - 1)) : idx;
+
+	/*
+	 * No barrier: @idx came from an acquired slot or from the pool
+	 * after an acquire of map->cap, both ordered after the chunk was
+	 * set up (release of map->cap in khist_map_grow()).
+	 */
+	return (struct khist_map_elt *)(map->chunks[c].elts +
+					(size_t)off * map->elt_size);
+}
+
+/* Takes an unused element: a spare first, else the next in the pool. */
+static u32 kh_pool_get(struct khist_map *map)
+{
+	atomic_t *sp = &map->spares[raw_smp_processor_id() % KHIST_MAP_SPARES];
+	int n, v;
+
+	if (atomic_read(sp)) {
+		v = atomic_xchg(sp, 0);
+		if (v)
+			return v - 1;
+	}
+	n = atomic_read(&map->next_elt);
+	do {
+		/* Pairs with the release in khist_map_grow(): chunk first. */
+		if ((u32)n >= smp_load_acquire(&map->cap))
+			return KH_NONE;
+	} while (!atomic_try_cmpxchg(&map->next_elt, &n, n + 1));
+	return n;
+}
+
+/* Keeps a prepared element that lost its race for the next new key. */
+static void kh_pool_put(struct khist_map *map, u32 idx)
+{
+	unsigned int s = raw_smp_processor_id(), i;
+
+	for (i = 0; i < KHIST_MAP_SPARES; i++)
+		if (!atomic_cmpxchg(&map->spares[(s + i) % KHIST_MAP_SPARES],
+				    0, (int)idx + 1))
+			return;
+	/* All spare slots taken: the element stays unused until clear. */
+}
+
+static inline bool kh_key_eq(const struct khist_map *map,
+			     const struct khist_map_elt *elt, const void *key)
+{
+	return !memcmp((const u8 *)elt->data + map->off_key, key,
+		       map->p.key_size);
+}
+
+/* The walk shared by insert and lookup; *full is set when out of room. */
+static struct khist_map_elt *kh_find(struct khist_map *map, const void *key,
+				     bool create, bool *full)
+{
+	u32 h = khist_map_hash(key, map->p.key_size);
+	struct khist_map_elt *elt = NULL, *cand;
+	struct khist_map_table *tab;
+	u32 e = KH_NONE, i, n;
+	u64 v, old, word;
+
+	/* Pairs with the release in khist_map_grow(). */
+	tab = smp_load_acquire(&map->tab);
+next_table:
+	i = h & tab->mask;
+	for (n = 0; n <= tab->mask; n++, i = (i + 1) & tab->mask) {
+		/* Pairs with the cmpxchg below: key before word. */
+		v = smp_load_acquire(&tab->slots[i]);
+again:
+		if (v == KH_SEALED) {
+			/* Set (release) before the first seal. */
+			tab = smp_load_acquire(&tab->next);
+			goto next_table;
+		}
+		if (!v) {
+			if (!create)
+				return NULL;
+			if (e == KH_NONE) {
+				e = kh_pool_get(map);
+				if (e == KH_NONE)
+					break;
+				elt = kh_elt(map, e);
+				memcpy((u8 *)elt->data + map->off_key, key,
+				       map->p.key_size);
+				if (map->ops && map->ops->elt_init)
+					map->ops->elt_init(elt, map->priv);
+			}
+			word = ((u64)h << 32) | (e + 1);
+			/*
+			 * Full barrier: the key and elt_init's writes are
+			 * visible before the word that publishes them.
+			 */
+			old = cmpxchg(&tab->slots[i], 0, word);
+			if (!old) {
+				n = atomic_inc_return(&map->entries);
+				if (n >= smp_load_acquire(&map->cap) / 4 * 3)
+					atomic_set(&map->grow_want, 1);
+				return elt;
+			}
+			/* A failed cmpxchg does not order: load again. */
+			v = smp_load_acquire(&tab->slots[i]);
+			goto again;
+		}
+		if ((u32)(v >> 32) != h)
+			continue;
+		cand = kh_elt(map, (u32)v - 1);
+		if (kh_key_eq(map, cand, key)) {
+			if (e != KH_NONE)
+				kh_pool_put(map, e);
+			return cand;
+		}
+	}
+	/* Pool empty (or, never expected, a table with no empty slot). */
+	if (e != KH_NONE)
+		kh_pool_put(map, e);
+	*full = true;
+	return NULL;
+}
+
+/**
+ * khist_map_insert() - find the element of a key, creating it if new
+ * @map: map
+ * @key: map->p.key_size bytes
+ *
+ * Counts a hit when an element is returned. When the key is new and the
+ * pool is empty, counts a drop, asks for growth (khist_map_should_grow())
+ * and returns the overflow element if the map has one, else NULL.
+ *
+ * Context: any, NMI included, with preemption disabled; lock-free, never
+ * allocates, never spins on another CPU.
+ * Return: the element, the overflow element, or NULL.
+ */
+struct khist_map_elt *khist_map_insert(struct khist_map *map,
+				       const void *key)
+{
+	struct khist_map_pcpu_stats *st = &map->stats[raw_smp_processor_id()];
+	struct khist_map_elt *elt;
+	bool full = false;
+
+	elt = kh_find(map, key, true, &full);
+	if (likely(elt)) {
+		local64_inc(&st->hits);
+		return elt;
+	}
+	local64_inc(&st->drops);
+	if (!atomic_read(&map->grow_want))
+		atomic_set(&map->grow_want, 1);
+	if (map->ovf_chunk.elts)
+		return (struct khist_map_elt *)map->ovf_chunk.elts;
+	return NULL;
+}
+
+/**
+ * khist_map_lookup() - find the element of a key without creating it
+ * @map: map
+ * @key: map->p.key_size bytes
+ *
+ * Counts nothing.
+ *
+ * Context: any, NMI included.
+ * Return: the element or NULL.
+ */
+struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key)
+{
+	bool full = false;
+
+	return kh_find(map, key, false, &full);
+}
+
+/**
+ * khist_map_should_grow() - whether the owner should call khist_map_grow()
+ * @map: map
+ *
+ * True once 3/4 of the capacity is used or a key was dropped, while the
+ * capacity is below grow_limit.
+ *
+ * Context: any.
+ * Return: true when growing would help.
+ */
+bool khist_map_should_grow(const struct khist_map *map)
+{
+	return map->p.grow_limit > smp_load_acquire(&map->cap) &&
+	       atomic_read(&map->grow_want);
+}
+
+/* Puts a migrated word into the new table; keys there are all distinct. */
+static void kh_migrate_word(struct khist_map_table *t, u64 word)
+{
+	u32 i = (u32)(word >> 32) & t->mask;
+
+	/* Full barrier: the element is complete before the word. */
+	while (cmpxchg(&t->slots[i], 0, word))
+		i = (i + 1) & t->mask;
+}
+
+/**
+ * khist_map_grow() - double the capacity while updaters keep running
+ * @map: map
+ *
+ * Allocates a new element chunk and a slot table twice as big, moves the
+ * slots over (see the comment at the top of map.c) and raises the
+ * capacity. Calls must be serialised with each other and with clear,
+ * snapshot, iteration and destroy.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -E2BIG at grow_limit or when mem_cap would be passed;
+ * -ENOMEM.
+ */
+int khist_map_grow(struct khist_map *map)
+{
+	struct khist_map_table *old = map->tab, *nt;
+	struct khist_map_chunk *c;
+	struct kh_layout l;
+	u32 cap = map->cap, i;
+	u64 add, v;
+
+	if (!map->p.grow_limit || cap >= map->p.grow_limit)
+		return -E2BIG;
+	kh_layout(&map->p, &l);
+	add = kh_chunk_bytes(&map->p, &l, cap) + kh_table_bytes(4ULL * cap);
+	if (map->p.mem_cap && map->mem + add > map->p.mem_cap)
+		return -E2BIG;
+	c = &map->chunks[map->n_chunks];
+	if (kh_chunk_alloc(map, c, cap, cap))
+		return -ENOMEM;
+	nt = kh_table_alloc(4 * cap);
+	if (!nt) {
+		kh_chunk_free(c);
+		return -ENOMEM;
+	}
+	map->n_chunks++;
+	/* Updaters that meet a sealed slot must find the new table. */
+	smp_store_release(&old->next, nt);
+	for (i = 0; i <= old->mask; i++) {
+		v = smp_load_acquire(&old->slots[i]);
+		while (!v) {
+			v = cmpxchg(&old->slots[i], 0, KH_SEALED);
+			if (!v)
+				v = KH_SEALED;
+			else	/* Lost to an inserter: acquire its word. */
+				v = smp_load_acquire(&old->slots[i]);
+		}
+		if (v != KH_SEALED)
+			kh_migrate_word(nt, v);
+	}
+	/* Every old key is in @nt: new walks may start there. */
+	smp_store_release(&map->tab, nt);
+	old->retired = map->old;
+	map->old = old;
+	map->mem += add;
+	atomic_set(&map->grow_want, 0);
+	/* The chunk is ready before any index in it can be handed out. */
+	smp_store_release(&map->cap, cap * 2);
+	return 0;
+}
+
+/**
+ * khist_map_clear() - make the map empty again
+ * @map: map
+ *
+ * Empties the slot table and zeroes every sum, variable and flag, the
+ * counters and the overflow element; capacity and memory stay. Like the
+ * kernel's clear it does not stop updaters: for an exact result the owner
+ * pauses them first. An update racing with clear may be lost or land in
+ * an element that gets reused for another key; memory safety is not
+ * affected (all indexes stay in bounds, every walk ends).
+ *
+ * Context: process context.
+ */
+void khist_map_clear(struct khist_map *map)
+{
+	struct khist_map_table *t = map->tab;
+	u32 n = min_t(u32, atomic_read(&map->next_elt), map->cap), i, c;
+	int cpu;
+
+	for (i = 0; i <= t->mask; i++)
+		WRITE_ONCE(t->slots[i], 0);
+	for (i = 0; i < KHIST_MAP_SPARES; i++)
+		atomic_set(&map->spares[i], 0);
+	for (i = 0; i < n; i++)
+		memset(kh_elt(map, i)->data, 0, map->off_key);
+	if (map->ovf_chunk.elts)
+		memset(((struct khist_map_elt *)map->ovf_chunk.elts)->data, 0,
+		       map->off_key);
+	for (c = 0; c <= map->n_chunks; c++) {
+		struct khist_map_chunk *ch = c < map->n_chunks ?
+					     &map->chunks[c] : &map->ovf_chunk;
+
+		if (!ch->pcpu)
+			continue;
+		for_each_possible_cpu(cpu)
+			memset(ch->pcpu[cpu], 0, (size_t)ch->n *
+			       map->p.n_sums * sizeof(local64_t));
+	}
+	for_each_possible_cpu(cpu) {
+		local64_set(&map->stats[cpu].hits, 0);
+		local64_set(&map->stats[cpu].drops, 0);
+	}
+	atomic_set(&map->entries, 0);
+	atomic_set(&map->grow_want, 0);
+	/* The pool is reopened last, after everything above is zero. */
+	smp_mb();
+	atomic_set(&map->next_elt, 0);
+}
+
+/**
+ * khist_map_read_sum() - current value of one sum of an element
+ * @elt: element
+ * @i:   sum number
+ *
+ * Per-CPU mode adds up every CPU's copy; each copy is read atomically,
+ * the total is not a snapshot of all CPUs at one instant.
+ *
+ * Context: any.
+ * Return: the sum.
+ */
+u64 khist_map_read_sum(const struct khist_map_elt *elt, unsigned int i)
+{
+	u64 s = 0;
+	int cpu;
+
+	if (!elt->pcpu)
+		return (u64)atomic64_read((atomic64_t *)((u8 *)elt->data +
+					   elt->map->off_sums) + i);
+	for_each_possible_cpu(cpu)
+		s += (u64)local64_read(&elt->pcpu[cpu][elt->sum_off + i]);
+	return s;
+}
+
+/**
+ * khist_map_get_stats() - the map's counters
+ * @map: map
+ * @st:  filled in
+ *
+ * Context: any.
+ */
+void khist_map_get_stats(const struct khist_map *map,
+			 struct khist_map_stats *st)
+{
+	int cpu;
+
+	memset(st, 0, sizeof(*st));
+	for_each_possible_cpu(cpu) {
+		st->hits += (u64)local64_read(&map->stats[cpu].hits);
+		st->drops += (u64)local64_read(&map->stats[cpu].drops);
+	}
+	st->entries = atomic_read(&map->entries);
+	st->max = smp_load_acquire(&map->cap);
+	st->mem = map->mem;
+	st->overflow = map->ovf_chunk.elts;
+}
+
+/**
+ * khist_map_overflow() - the element that collects keys that did not fit
+ * @map: map
+ *
+ * Context: any.
+ * Return: the overflow element, NULL unless KHIST_MAP_F_OVERFLOW.
+ */
+struct khist_map_elt *khist_map_overflow(const struct khist_map *map)
+{
+	return (struct khist_map_elt *)map->ovf_chunk.elts;
+}
+
+/**
+ * khist_map_next() - iterate over the map's elements
+ * @map: map
+ * @pos: cursor, 0 to start
+ *
+ * Walks the slot table; elements inserted during the walk may or may not
+ * be returned, none is returned twice. Serialise with grow and clear.
+ *
+ * Context: any.
+ * Return: the next element, or NULL at the end.
+ */
+struct khist_map_elt *khist_map_next(const struct khist_map *map, u32 *pos)
+{
+	const struct khist_map_table *t = map->tab;
+	u64 v;
+
+	while (*pos <= t->mask) {
+		/* Pairs with the publishing cmpxchg in kh_find(). */
+		v = smp_load_acquire(&t->slots[(*pos)++]);
+		if (v && v != KH_SEALED)
+			return kh_elt(map, (u32)v - 1);
+	}
+	return NULL;
+}
