@@ -215,7 +215,8 @@ void khist_arena_free(struct khist_arena *a);
  * @keys_over: more keys than KHIST_KEYS_MAX (reported by the binder,
  *             after the keys that fit, as the kernel orders it)
  * @vals_over: more values than KHIST_VALS_MAX (likewise)
- * @over_pos:  caret for @keys_over / @vals_over
+ * @keys_over_pos: caret for @keys_over
+ * @vals_over_pos: caret for @vals_over
  * @vars:      variable definitions, in order; @n_vars of them
  * @n_vars:    see @vars
  * @sort:      sort= items; @n_sort of them (@has_sort: sort= was given)
@@ -249,7 +250,8 @@ struct khist_hist_cmd {
 	u8 vals_rest;
 	u8 keys_over;
 	u8 vals_over;
-	u16 over_pos;
+	u16 keys_over_pos;
+	u16 vals_over_pos;
 	struct khist_item vars[KHIST_VARS_MAX];
 	u8 n_vars;
 	struct khist_sort_item sort[KHIST_SORT_KEYS_MAX];

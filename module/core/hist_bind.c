@@ -1,0 +1,960 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist_bind.c - resolves a parsed hist command against an event schema
+ * (see hist_bind.h). Fields are bound in the order Linux 6.12 creates
+ * them - values, variables, keys, then sort keys, then handler checks -
+ * so that the first error reported is the kernel's, with its caret.
+ */
+#include "core_env.h"
+#include "hist_bind.h"
+#include "hist_print.h"
+
+struct bctx {
+	struct khist_hist_cmd *cmd;
+	struct khist_hist_spec *spec;
+	const struct khist_bind_ops *ops;
+	struct khist_hist_err *err;
+	int ret;
+};
+
+/* The common header, as ftrace describes it. */
+static const struct khist_field_desc khist_common_fields[] = {
+	{ "common_type", "unsigned short", 0, 2, 0, KHIST_FK_INT, 2 },
+	{ "common_flags", "unsigned char", 2, 1, 0, KHIST_FK_INT, 1 },
+	{ "common_preempt_count", "unsigned char", 3, 1, 0, KHIST_FK_INT, 1 },
+	{ "common_pid", "int", 4, 4, 1, KHIST_FK_INT, 4 },
+};
+
+static int berr(struct bctx *b, unsigned int code, u16 pos)
+{
+	khist_hist_err_add(b->err, code, pos);
+	b->ret = code == KHIST_HERR_DIVISION_BY_ZERO ? -EDOM : -EINVAL;
+	return b->ret;
+}
+
+static u16 epos(struct bctx *b, struct khist_span s)
+{
+	return khist_hist_errpos(b->cmd, s.pos, s.len);
+}
+
+static bool eqn(const char *a, size_t n, const char *s)
+{
+	return strlen(s) == n && !memcmp(a, s, n);
+}
+
+static struct khist_bfield *new_bf(struct bctx *b, u8 kind)
+{
+	struct khist_bfield *f = khist_arena_alloc(&b->spec->arena,
+						   sizeof(*f));
+
+	if (!f)
+		b->ret = -ENOMEM;
+	else
+		f->kind = kind;
+	return f;
+}
+
+static const char *sdup(struct bctx *b, struct khist_span s)
+{
+	char *d = khist_arena_strndup(&b->spec->arena, b->cmd->work + s.pos,
+				      s.len);
+
+	if (!d)
+		b->ret = -ENOMEM;
+	return d;
+}
+
+/* Name and rendered text, computed once the node is complete. */
+static int finish_bf(struct bctx *b, struct khist_bfield *f)
+{
+	struct khist_sbuf s = { NULL, 0, 0 };
+	char *t;
+
+	if (f->kind == KHIST_BF_BINOP || f->kind == KHIST_BF_UMINUS ||
+	    (f->flags & KHIST_HF_CONST && f->kind == KHIST_BF_CONST &&
+	     f->l)) {
+		khist_bfield_render(&s, f);
+		t = khist_arena_alloc(&b->spec->arena, s.len + 1);
+		if (!t)
+			return b->ret = -ENOMEM;
+		s.buf = t;
+		s.size = s.len + 1;
+		s.len = 0;
+		khist_bfield_render(&s, f);
+		f->text = t;
+		if (f->kind != KHIST_BF_CONST)
+			f->name = t;
+	}
+	if (!f->name)
+		f->name = "";
+	if (!f->text)
+		f->text = f->name;
+	return 0;
+}
+
+static const struct khist_field_desc *
+find_field(const struct khist_event_schema *sc, const char *n, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < sc->nr_fields; i++)
+		if (eqn(n, len, sc->fields[i].name))
+			return &sc->fields[i];
+	for (i = 0; i < ARRAY_SIZE(khist_common_fields); i++)
+		if (eqn(n, len, khist_common_fields[i].name))
+			return &khist_common_fields[i];
+	return NULL;
+}
+
+/* Modifier text -> flag; mirrors the kernel's if/else chain. */
+static int parse_mod(struct bctx *b, struct khist_span fname,
+		     struct khist_span mod, u32 ctx, u32 *flags,
+		     u64 *buckets)
+{
+	const char *m = b->cmd->work + mod.pos;
+	struct khist_span at = mod;
+
+	if (eqn(m, mod.len, "hex"))
+		*flags |= KHIST_HF_HEX;
+	else if (eqn(m, mod.len, "sym"))
+		*flags |= KHIST_HF_SYM;
+	else if (eqn(m, mod.len, "symXoffset"))
+		*flags |= KHIST_HF_SYM_OFFSET;
+	else if (eqn(m, mod.len, "execname") &&
+		 khist_span_eq(b->cmd, fname, "common_pid"))
+		*flags |= KHIST_HF_EXECNAME;
+	else if (eqn(m, mod.len, "syscall"))
+		*flags |= KHIST_HF_SYSCALL;
+	else if (eqn(m, mod.len, "stacktrace"))
+		*flags |= KHIST_HF_STACKTRACE;
+	else if (eqn(m, mod.len, "log2"))
+		*flags |= KHIST_HF_LOG2;
+	else if (eqn(m, mod.len, "usecs"))
+		*flags |= KHIST_HF_USECS;
+	else if (mod.len >= 6 && !memcmp(m, "bucket", 6)) {
+		at.pos += 6;
+		at.len -= 6;
+		if (at.len && b->cmd->work[at.pos] == 's') {
+			at.pos++;
+			at.len--;
+		}
+		if (!at.len || b->cmd->work[at.pos] != '=')
+			goto bad;
+		at.pos++;
+		at.len--;
+		if (khist_parse_u64(b->cmd->work + at.pos, at.len, buckets) ||
+		    !*buckets)
+			goto bad;
+		*flags |= KHIST_HF_BUCKET;
+	} else if (mod.len >= 7 && !memcmp(m, "percent", 7)) {
+		if (ctx & (KHIST_HF_VAR | KHIST_HF_KEY))
+			goto bad;
+		*flags |= KHIST_HF_PERCENT;
+	} else if (mod.len >= 5 && !memcmp(m, "graph", 5)) {
+		if (ctx & (KHIST_HF_VAR | KHIST_HF_KEY))
+			goto bad;
+		*flags |= KHIST_HF_GRAPH;
+	} else {
+		goto bad;
+	}
+	return 0;
+bad:
+	return berr(b, KHIST_HERR_BAD_FIELD_MODIFIER, epos(b, at));
+}
+
+/* parse_field + create_hist_field: @str is "name[.modifier]". */
+static struct khist_bfield *bind_field(struct bctx *b, struct khist_span str,
+				       u32 ctx)
+{
+	const struct khist_event_schema *sc = b->spec->schema;
+	const struct khist_field_desc *fd = NULL;
+	struct khist_span fname = str, mod = { 0, 0 };
+	const char *w = b->cmd->work;
+	struct khist_bfield *f;
+	u32 flags = ctx;
+	u64 buckets = 0;
+	u8 kind = KHIST_BF_FIELD;
+	bool stack_mod = false;
+	int i;
+
+	for (i = 0; i < str.len; i++) {
+		if (w[str.pos + i] == '.') {
+			fname.len = i;
+			mod.pos = str.pos + i + 1;
+			mod.len = str.len - i - 1;
+			if (parse_mod(b, fname, mod, ctx, &flags, &buckets))
+				return NULL;
+			stack_mod = !!(flags & KHIST_HF_STACKTRACE);
+			break;
+		}
+	}
+	if (khist_span_eq(b->cmd, fname, "common_timestamp")) {
+		kind = KHIST_BF_TIMESTAMP;
+		flags |= KHIST_HF_TIMESTAMP;
+		b->spec->timestamps = 1;
+		if (flags & KHIST_HF_USECS)
+			b->spec->ts_usecs = 1;
+	} else if (khist_span_eq(b->cmd, fname, "common_stacktrace")) {
+		kind = KHIST_BF_STACK;
+		flags |= KHIST_HF_STACKTRACE;
+	} else if (khist_span_eq(b->cmd, fname, "common_cpu")) {
+		kind = KHIST_BF_CPU;
+		flags |= KHIST_HF_CPU;
+	} else if (khist_span_eq(b->cmd, fname, "hitcount")) {
+		kind = KHIST_BF_HITCOUNT;
+		flags |= KHIST_HF_HITCOUNT;
+	} else {
+		fd = find_field(sc, w + fname.pos, fname.len);
+		if (!fd) {
+			if (khist_span_eq(b->cmd, fname, "cpu") ||
+			    khist_span_eq(b->cmd, fname, "CPU")) {
+				kind = KHIST_BF_CPU;
+				flags |= KHIST_HF_CPU;
+			} else if (khist_span_eq(b->cmd, fname, "stacktrace") ||
+				   khist_span_eq(b->cmd, fname, "STACKTRACE")) {
+				kind = KHIST_BF_STACK;
+				flags |= KHIST_HF_STACKTRACE;
+			} else {
+				berr(b, KHIST_HERR_FIELD_NOT_FOUND,
+				     epos(b, fname));
+				return NULL;
+			}
+		}
+	}
+	if (stack_mod && (!fd || fd->kind != KHIST_FK_STACKTRACE)) {
+		berr(b, KHIST_HERR_BAD_FIELD_MODIFIER, epos(b, str));
+		return NULL;
+	}
+	f = new_bf(b, kind);
+	if (!f)
+		return NULL;
+	f->field = fd;
+	f->buckets = buckets;
+	switch (kind) {
+	case KHIST_BF_TIMESTAMP:
+	case KHIST_BF_HITCOUNT:
+		f->size = 8;
+		break;
+	case KHIST_BF_CPU:
+		f->size = 4;
+		break;
+	case KHIST_BF_STACK:
+		f->size = KHIST_STACK_SIZE;
+		break;
+	default:
+		switch (fd->kind) {
+		case KHIST_FK_STRING:
+			flags |= KHIST_HF_STRING;
+			f->size = fd->size;
+			break;
+		case KHIST_FK_DYNSTRING:
+		case KHIST_FK_RELSTRING:
+			flags |= KHIST_HF_STRING;
+			f->size = KHIST_STR_MAX;
+			break;
+		case KHIST_FK_STACKTRACE:
+			/* khist: 128 bytes with or without .stacktrace */
+			f->kind = KHIST_BF_STACK;
+			flags |= KHIST_HF_STACKTRACE;
+			f->size = KHIST_STACK_SIZE;
+			break;
+		case KHIST_FK_INT:
+		case KHIST_FK_PTRSTRING:
+			if (fd->size != 1 && fd->size != 2 && fd->size != 4 &&
+			    fd->size != 8)
+				goto unsupported;
+			f->size = fd->size;
+			f->is_signed = fd->kind == KHIST_FK_INT && fd->is_signed;
+			break;
+		default:
+			goto unsupported;
+		}
+	}
+	if (flags & KHIST_HF_EXECNAME && ctx & KHIST_HF_VAR) {
+		flags |= KHIST_HF_STRING;
+		f->size = KHIST_STR_MAX;
+		f->is_signed = 0;
+	}
+	f->flags = flags;
+	if (fd)
+		f->name = fd->name;
+	else if (kind == KHIST_BF_CPU)
+		f->name = "common_cpu";
+	else if (kind == KHIST_BF_TIMESTAMP)
+		f->name = "common_timestamp";
+	else if (kind == KHIST_BF_STACK)
+		f->name = "common_stacktrace";
+	else
+		f->name = "hitcount";
+	finish_bf(b, f);
+	return f;
+unsupported:
+	berr(b, KHIST_HERR_UNSUPPORTED_FIELD, epos(b, fname));
+	return NULL;
+}
+
+/* A same-trigger variable defined as a plain field: its text, or NULL. */
+static const struct khist_item *local_plain_var(struct bctx *b,
+						const struct khist_ex *e)
+{
+	struct khist_hist_cmd *cmd = b->cmd;
+	const struct khist_event_schema *sc = b->spec->schema;
+	struct khist_span v = e->name;
+	unsigned int i;
+
+	if (e->qualified &&
+	    (!khist_span_eq(cmd, e->sys, sc->system) ||
+	     !khist_span_eq(cmd, e->event, sc->name)))
+		return NULL;
+	if (!e->is_ref)
+		return NULL;
+	v.pos++;
+	v.len--;
+	for (i = 0; i < cmd->n_vars; i++) {
+		const struct khist_item *it = &cmd->vars[i];
+		const struct khist_ex *d = it->ex;
+
+		if (it->var.len != v.len ||
+		    memcmp(cmd->work + it->var.pos, cmd->work + v.pos, v.len))
+			continue;
+		if (!d || d->kind == KHIST_EX_BINOP ||
+		    d->kind == KHIST_EX_UMINUS || d->kind == KHIST_EX_ERR ||
+		    (d->kind == KHIST_EX_ATOM && d->is_ref))
+			continue;
+		return it;
+	}
+	return NULL;
+}
+
+static struct khist_bfield *bind_ref(struct bctx *b, const struct khist_ex *e,
+				     struct khist_var_info *info)
+{
+	struct khist_span v = e->name;
+	struct khist_bfield *f;
+	int ret = 0;
+
+	v.pos++;
+	v.len--;
+	f = new_bf(b, KHIST_BF_VARREF);
+	if (!f)
+		return NULL;
+	f->flags = KHIST_HF_VARREF;
+	f->ref_qualified = e->qualified;
+	f->ref_sys = e->qualified ? sdup(b, e->sys) : "";
+	f->ref_event = e->qualified ? sdup(b, e->event) : "";
+	f->ref_var = sdup(b, v);
+	f->size = 8;
+	if (b->ret)
+		return NULL;
+	if (b->ops && b->ops->find_var) {
+		ret = b->ops->find_var(b->ops->ctx, f->ref_sys, f->ref_event,
+				       f->ref_var, info);
+		if (ret == -ENOTUNIQ) {
+			berr(b, KHIST_HERR_VAR_NOT_UNIQUE, epos(b, v));
+			return NULL;
+		}
+		if (ret) {
+			berr(b, KHIST_HERR_VAR_NOT_FOUND, epos(b, v));
+			return NULL;
+		}
+		f->ref_resolved = 1;
+		if (info->usecs)
+			f->flags |= KHIST_HF_USECS;
+		if (info->is_string)
+			f->flags |= KHIST_HF_STRING;
+		f->size = info->size;
+	}
+	if (e->qualified) {
+		struct khist_sbuf s = { NULL, 0, 0 };
+		char *t;
+
+		khist_sbuf_puts(&s, f->ref_sys);
+		khist_sbuf_puts(&s, ".");
+		khist_sbuf_puts(&s, f->ref_event);
+		khist_sbuf_puts(&s, ".$");
+		khist_sbuf_puts(&s, f->ref_var);
+		t = khist_arena_alloc(&b->spec->arena, s.len + 1);
+		if (!t) {
+			b->ret = -ENOMEM;
+			return NULL;
+		}
+		s.buf = t;
+		s.size = s.len + 1;
+		s.len = 0;
+		khist_sbuf_puts(&s, f->ref_sys);
+		khist_sbuf_puts(&s, ".");
+		khist_sbuf_puts(&s, f->ref_event);
+		khist_sbuf_puts(&s, ".$");
+		khist_sbuf_puts(&s, f->ref_var);
+		f->name = t;
+	} else {
+		f->name = f->ref_var;
+	}
+	f->text = f->name;
+	return f;
+}
+
+static struct khist_bfield *bind_ex(struct bctx *b, const struct khist_ex *e,
+				    u32 ctx, const char *var_name);
+
+static struct khist_bfield *bind_atom(struct bctx *b, const struct khist_ex *e,
+				      u32 ctx, const char *var_name)
+{
+	const struct khist_item *lv = local_plain_var(b, e);
+	struct khist_var_info info = { 0 };
+	struct khist_bfield *f, *a;
+
+	if (lv)
+		return bind_field(b, lv->text, ctx);
+	if (e->is_ref) {
+		f = bind_ref(b, e, &info);
+		if (f) {
+			if (info.is_const) {
+				f->constant = info.constant;
+				f->ref_const = 1;
+			}
+			f->is_signed = 0;
+			if (!var_name)
+				return f;
+			a = new_bf(b, KHIST_BF_VARREF);
+			if (!a)
+				return NULL;
+			*a = *f;
+			a->flags = KHIST_HF_ALIAS | KHIST_HF_VAR;
+			a->l = f;
+			return a;
+		}
+		if (b->ret != -EINVAL)
+			return NULL;
+		/* The kernel retries the text as a field: second entry. */
+	}
+	return bind_field(b, e->name, ctx);
+}
+
+static bool is_const(const struct khist_bfield *f, u64 *v)
+{
+	if ((f->flags & KHIST_HF_CONST) || f->ref_const) {
+		*v = f->constant;
+		return true;
+	}
+	return false;
+}
+
+static struct khist_bfield *bind_ex(struct bctx *b, const struct khist_ex *e,
+				    u32 ctx, const char *var_name)
+{
+	struct khist_bfield *f, *l, *r;
+	u64 lv = 0, rv = 0;
+	bool lc, rc;
+
+	if (!e)
+		return NULL;
+	switch (e->kind) {
+	case KHIST_EX_ERR:
+		berr(b, e->err, e->err_pos);
+		return NULL;
+	case KHIST_EX_CONST:
+		f = new_bf(b, KHIST_BF_CONST);
+		if (!f)
+			return NULL;
+		f->flags = KHIST_HF_CONST | (ctx & ~KHIST_HF_KEY);
+		f->constant = e->constant;
+		f->size = 8;
+		finish_bf(b, f);
+		return f;
+	case KHIST_EX_ATOM:
+		return bind_atom(b, e, ctx, var_name);
+	case KHIST_EX_UMINUS:
+		l = bind_ex(b, e->l, 0, NULL);
+		if (!l)
+			return NULL;
+		if (l->flags & KHIST_HF_STRING) {
+			berr(b, KHIST_HERR_INVALID_STR_OPERAND,
+			     epos(b, e->l->text));
+			return NULL;
+		}
+		f = new_bf(b, KHIST_BF_UMINUS);
+		if (!f)
+			return NULL;
+		f->flags = KHIST_HF_EXPR | ctx |
+			   (l->flags & (KHIST_HF_TIMESTAMP | KHIST_HF_USECS));
+		f->l = l;
+		f->size = l->size;
+		f->is_signed = l->is_signed;
+		finish_bf(b, f);
+		return f;
+	default:
+		break;
+	}
+	l = bind_ex(b, e->l, 0, NULL);
+	if (!l)
+		return NULL;
+	if (l->flags & KHIST_HF_STRING) {
+		berr(b, KHIST_HERR_INVALID_STR_OPERAND, epos(b, e->l->text));
+		return NULL;
+	}
+	r = bind_ex(b, e->r, 0, NULL);
+	if (!r)
+		return NULL;
+	if (r->flags & KHIST_HF_STRING) {
+		berr(b, KHIST_HERR_INVALID_STR_OPERAND, epos(b, e->r->text));
+		return NULL;
+	}
+	/* Units: unresolved references are checked by the inter-event layer. */
+	if (!(l->kind == KHIST_BF_VARREF && !l->ref_resolved) &&
+	    !(r->kind == KHIST_BF_VARREF && !r->ref_resolved) &&
+	    (l->flags & KHIST_HF_USECS) != (r->flags & KHIST_HF_USECS)) {
+		berr(b, KHIST_HERR_TIMESTAMP_MISMATCH, 0);
+		return NULL;
+	}
+	lc = is_const(l, &lv);
+	rc = is_const(r, &rv);
+	if (e->op == '/' && rc && !rv) {
+		berr(b, KHIST_HERR_DIVISION_BY_ZERO, epos(b, e->r->text));
+		return NULL;
+	}
+	f = new_bf(b, KHIST_BF_BINOP);
+	if (!f)
+		return NULL;
+	f->op = e->op;
+	f->l = l;
+	f->r = r;
+	f->flags = ctx | (l->flags & (KHIST_HF_TIMESTAMP | KHIST_HF_USECS));
+	if (lc && rc) {
+		u64 v;
+
+		switch (e->op) {
+		case '+':
+			v = lv + rv;
+			break;
+		case '-':
+			v = lv - rv;
+			break;
+		case '*':
+			v = lv * rv;
+			break;
+		default:
+			v = div64_u64(lv, rv);	/* exact: khist deviation */
+			break;
+		}
+		f->kind = KHIST_BF_CONST;
+		f->flags |= KHIST_HF_CONST;
+		f->flags &= ~KHIST_HF_KEY;
+		f->constant = v;
+		f->size = 8;
+		f->l = NULL;
+		f->r = NULL;
+	} else {
+		f->flags |= KHIST_HF_EXPR;
+		f->size = l->size;
+		f->is_signed = l->is_signed;
+	}
+	finish_bf(b, f);
+	return f;
+}
+
+static bool has_refs(const struct khist_bfield *f)
+{
+	if (!f)
+		return false;
+	if (f->flags & (KHIST_HF_VARREF | KHIST_HF_ALIAS))
+		return true;
+	return has_refs(f->l) || has_refs(f->r);
+}
+
+static int bind_vals(struct bctx *b)
+{
+	struct khist_hist_cmd *cmd = b->cmd;
+	struct khist_hist_spec *sp = b->spec;
+	const u32 bad = KHIST_HF_BUCKET | KHIST_HF_LOG2 | KHIST_HF_SYM |
+			KHIST_HF_SYM_OFFSET | KHIST_HF_SYSCALL |
+			KHIST_HF_STACKTRACE;
+	struct khist_bfield *f;
+	unsigned int i;
+
+	f = new_bf(b, KHIST_BF_HITCOUNT);
+	if (!f)
+		return b->ret;
+	f->flags = KHIST_HF_HITCOUNT;
+	f->size = 8;
+	f->name = "hitcount";
+	f->text = f->name;
+	sp->vals[sp->n_vals++] = f;
+	for (i = 0; i < cmd->n_vals; i++) {
+		const struct khist_item *it = &cmd->vals[i];
+
+		if (it->hitcount)
+			continue;
+		f = bind_ex(b, it->ex, 0, NULL);
+		if (!f)
+			return b->ret;
+		if (f->flags & bad)
+			return berr(b, KHIST_HERR_BAD_FIELD_MODIFIER,
+				    epos(b, it->text));
+		sp->vals[sp->n_vals++] = f;
+	}
+	if (cmd->vals_over)
+		return berr(b, KHIST_HERR_TOO_MANY_VALS, cmd->vals_over_pos);
+	if (sp->n_vals == 1 && cmd->nohitcount) {
+		berr(b, KHIST_HERR_NEED_NOHC_VAL, 0);
+		return b->ret = -ENOENT;
+	}
+	return 0;
+}
+
+static int bind_vars(struct bctx *b)
+{
+	struct khist_hist_cmd *cmd = b->cmd;
+	struct khist_hist_spec *sp = b->spec;
+	const u32 bad = KHIST_HF_GRAPH | KHIST_HF_PERCENT | KHIST_HF_BUCKET |
+			KHIST_HF_LOG2;
+	unsigned int i, j;
+
+	for (i = 0; i < cmd->n_vars; i++) {
+		const struct khist_item *it = &cmd->vars[i];
+		struct khist_hvar *v = &sp->vars[sp->n_vars];
+		struct khist_bfield *f;
+		const char *name;
+
+		for (j = 0; j < i; j++)
+			if (cmd->vars[j].var.len == it->var.len &&
+			    !memcmp(cmd->work + cmd->vars[j].var.pos,
+				    cmd->work + it->var.pos, it->var.len))
+				return berr(b, KHIST_HERR_DUPLICATE_VAR,
+					    epos(b, it->var));
+		name = sdup(b, it->var);
+		if (!name)
+			return b->ret;
+		f = bind_ex(b, it->ex, KHIST_HF_VAR, name);
+		if (!f)
+			return b->ret;
+		if (f->flags & bad)
+			return berr(b, KHIST_HERR_BAD_FIELD_MODIFIER,
+				    epos(b, it->text));
+		f->flags |= KHIST_HF_VAR;
+		f->var_name = name;
+		v->name = name;
+		v->f = f;
+		v->str_idx = -1;
+		if (!(f->flags & KHIST_HF_ALIAS) &&
+		    (f->flags & (KHIST_HF_STRING | KHIST_HF_STACKTRACE)))
+			v->str_idx = sp->n_var_str++;
+		sp->n_vars++;
+	}
+	return 0;
+}
+
+static int bind_keys(struct bctx *b)
+{
+	struct khist_hist_cmd *cmd = b->cmd;
+	struct khist_hist_spec *sp = b->spec;
+	unsigned int i;
+
+	for (i = 0; i < cmd->n_keys; i++) {
+		const struct khist_item *it = &cmd->keys[i];
+		struct khist_hkey *k = &sp->keys[sp->n_keys];
+		struct khist_bfield *f;
+
+		if (it->legacy_stack) {
+			f = new_bf(b, KHIST_BF_STACK);
+			if (!f)
+				return b->ret;
+			f->flags = KHIST_HF_STACKTRACE | KHIST_HF_KEY;
+			f->size = KHIST_STACK_SIZE;
+			f->name = "common_stacktrace";
+			f->text = f->name;
+		} else {
+			f = bind_ex(b, it->ex, KHIST_HF_KEY, NULL);
+			if (!f)
+				return b->ret;
+			if (has_refs(f))
+				return berr(b, KHIST_HERR_INVALID_REF_KEY,
+					    epos(b, it->text));
+		}
+		f->flags |= KHIST_HF_KEY;
+		k->f = f;
+		k->offset = sp->key_size;
+		k->size = ALIGN(f->size, 8);
+		sp->key_size += k->size;
+		if (sp->key_size > KHIST_KEY_SIZE_MAX)
+			return berr(b, KHIST_HERR_KEY_TOO_LARGE,
+				    epos(b, it->text));
+		sp->n_keys++;
+	}
+	if (cmd->keys_over)
+		return berr(b, KHIST_HERR_TOO_MANY_KEYS, cmd->keys_over_pos);
+	return 0;
+}
+
+static int sort_dir(struct bctx *b, const struct khist_sort_item *si,
+		    u8 *desc)
+{
+	if (!si->has_mod) {
+		*desc = 0;
+		return 0;
+	}
+	if (khist_span_eq(b->cmd, si->mod, "descending")) {
+		*desc = 1;
+		return 0;
+	}
+	if (khist_span_eq(b->cmd, si->mod, "ascending")) {
+		*desc = 0;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Does @t equal the listing form of @f? (khist: sort= round trip) */
+static bool printed_as(const struct khist_bfield *f, const char *t, size_t n)
+{
+	char buf[KHIST_STR_MAX];
+	struct khist_sbuf s = { buf, sizeof(buf), 0 };
+
+	khist_bfield_print(&s, f);
+	return s.len < sizeof(buf) && eqn(t, n, buf);
+}
+
+static bool sort_by_listing(struct bctx *b, const struct khist_sort_item *si,
+			    struct khist_hsort *hs)
+{
+	struct khist_hist_spec *sp = b->spec;
+	const char *t = b->cmd->work + si->text.pos;
+	size_t n = si->text.len;
+	unsigned int i;
+
+	hs->descending = 0;
+	if (n > 11 && eqn(t + n - 11, 11, ".descending")) {
+		hs->descending = 1;
+		n -= 11;
+	} else if (n > 10 && eqn(t + n - 10, 10, ".ascending")) {
+		n -= 10;
+	}
+	for (i = 1; i < sp->n_vals; i++) {
+		if (printed_as(sp->vals[i], t, n)) {
+			hs->src = KHIST_SORT_VAL;
+			hs->idx = i;
+			return true;
+		}
+	}
+	for (i = 0; i < sp->n_keys; i++) {
+		if (printed_as(sp->keys[i].f, t, n)) {
+			hs->src = KHIST_SORT_KEY;
+			hs->idx = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int bind_sort(struct bctx *b)
+{
+	struct khist_hist_cmd *cmd = b->cmd;
+	struct khist_hist_spec *sp = b->spec;
+	unsigned int i, j;
+
+	sp->n_sort = 1;
+	if (!cmd->has_sort)
+		return 0;
+	for (i = 0; i < cmd->n_sort; i++) {
+		const struct khist_sort_item *si = &cmd->sort[i];
+		struct khist_hsort *hs = &sp->sort[i];
+		bool found = false;
+
+		if (si->err)
+			return berr(b, si->err, si->err_pos);
+		if (khist_span_eq(cmd, si->name, "hitcount")) {
+			hs->src = KHIST_SORT_HITCOUNT;
+			if (sort_dir(b, si, &hs->descending))
+				return berr(b, KHIST_HERR_INVALID_SORT_MODIFIER,
+					    epos(b, si->mod));
+			continue;
+		}
+		for (j = 1; j < sp->n_vals && !found; j++) {
+			if (khist_span_eq(cmd, si->name, sp->vals[j]->name)) {
+				hs->src = KHIST_SORT_VAL;
+				hs->idx = j;
+				found = true;
+			}
+		}
+		for (j = 0; j < sp->n_keys && !found; j++) {
+			if (khist_span_eq(cmd, si->name, sp->keys[j].f->name)) {
+				hs->src = KHIST_SORT_KEY;
+				hs->idx = j;
+				found = true;
+			}
+		}
+		if (found && !sort_dir(b, si, &hs->descending))
+			continue;
+		if (sort_by_listing(b, si, hs))
+			continue;
+		if (found)
+			return berr(b, KHIST_HERR_INVALID_SORT_MODIFIER,
+				    epos(b, si->mod));
+		return berr(b, KHIST_HERR_INVALID_SORT_FIELD,
+			    epos(b, si->name));
+	}
+	sp->n_sort = cmd->n_sort;
+	return 0;
+}
+
+static int check_onmatch_events(struct bctx *b)
+{
+	struct khist_hist_cmd *cmd = b->cmd;
+	unsigned int i;
+
+	if (!b->ops || !b->ops->event_exists)
+		return 0;
+	for (i = 0; i < cmd->n_actions; i++) {
+		const struct khist_action *a = &cmd->actions[i];
+		const char *sys, *ev;
+
+		if (a->handler != KHIST_HANDLER_ONMATCH)
+			continue;
+		sys = sdup(b, a->sys);
+		ev = sdup(b, a->event);
+		if (!sys || !ev)
+			return b->ret;
+		if (!b->ops->event_exists(b->ops->ctx, sys, ev))
+			return berr(b, KHIST_HERR_INVALID_SUBSYS_EVENT,
+				    epos(b, a->event));
+	}
+	return 0;
+}
+
+static int check_actions(struct bctx *b)
+{
+	struct khist_hist_cmd *cmd = b->cmd;
+	struct khist_hist_spec *sp = b->spec;
+	bool have_save = false;
+	unsigned int i, j;
+
+	for (i = 0; i < cmd->n_actions; i++) {
+		const struct khist_action *a = &cmd->actions[i];
+		struct khist_span v = a->arg;
+		bool found = false;
+
+		if (a->handler != KHIST_HANDLER_ONMATCH) {
+			if (!v.len || cmd->work[v.pos] != '$')
+				return berr(b, KHIST_HERR_ONX_NOT_VAR,
+					    epos(b, v));
+			v.pos++;
+			v.len--;
+			for (j = 0; j < sp->n_vars && !found; j++)
+				found = khist_span_eq(cmd, v, sp->vars[j].name);
+			if (!found)
+				return berr(b, KHIST_HERR_ONX_VAR_NOT_FOUND,
+					    epos(b, v));
+		}
+		if (a->action == KHIST_ACTION_SAVE) {
+			if (have_save)
+				return berr(b, KHIST_HERR_TOO_MANY_SAVE_ACTIONS,
+					    0);
+			have_save = true;
+		}
+	}
+	return 0;
+}
+
+/**
+ * khist_hist_bind() - bind a parsed command to an event
+ * @cmd:    parsed command; on success the spec owns it, on failure the
+ *          caller still does
+ * @schema: the event the trigger is written to
+ * @ops:    optional lookups (may be NULL)
+ * @out:    the bound spec (free with khist_hist_spec_free())
+ * @err:    on error, what to log (may be NULL); cleared first
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL (or -EDOM, -ENOENT as the kernel) with @err set;
+ * -ENOMEM.
+ */
+int khist_hist_bind(struct khist_hist_cmd *cmd,
+		    const struct khist_event_schema *schema,
+		    const struct khist_bind_ops *ops,
+		    struct khist_hist_spec **out, struct khist_hist_err *err)
+{
+	struct khist_hist_spec *sp;
+	struct bctx b = { .cmd = cmd, .ops = ops, .err = err };
+
+	*out = NULL;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	sp = kzalloc(sizeof(*sp), GFP_KERNEL);
+	if (!sp)
+		return -ENOMEM;
+	sp->schema = schema;
+	b.spec = sp;
+	if (check_onmatch_events(&b) || bind_vals(&b) || bind_vars(&b) ||
+	    bind_keys(&b) || bind_sort(&b) || check_actions(&b) || b.ret) {
+		int ret = b.ret ? b.ret : -EINVAL;
+
+		khist_arena_free(&sp->arena);
+		kfree(sp);
+		return ret;
+	}
+	sp->map_bits = cmd->map_bits;
+	sp->clock = cmd->clock;
+	if (cmd->has_name) {
+		sp->name = sdup(&b, cmd->name);
+	}
+	if (cmd->has_filter)
+		sp->filter = sdup(&b, cmd->filter);
+	if (b.ret) {
+		khist_arena_free(&sp->arena);
+		kfree(sp);
+		return b.ret;
+	}
+	sp->pause = cmd->pause;
+	sp->cont = cmd->cont;
+	sp->clear = cmd->clear;
+	sp->nohitcount = cmd->nohitcount;
+	sp->remove = cmd->remove;
+	sp->cmd = cmd;
+	*out = sp;
+	return 0;
+}
+
+/**
+ * khist_hist_spec_free() - free a bound spec and the command it owns
+ * @spec: the spec (NULL is fine)
+ *
+ * Context: any.
+ */
+void khist_hist_spec_free(struct khist_hist_spec *spec)
+{
+	if (!spec)
+		return;
+	khist_hist_cmd_free(spec->cmd);
+	khist_arena_free(&spec->arena);
+	kfree(spec);
+}
+
+/**
+ * khist_hist_compile() - parse and bind in one step
+ * @text:   command text, as for khist_hist_parse()
+ * @len:    its length
+ * @schema: the event
+ * @ops:    optional lookups (may be NULL)
+ * @out:    the bound spec
+ * @err:    what to log on error (may be NULL)
+ *
+ * Context: process context, may sleep.
+ * Return: as khist_hist_bind().
+ */
+int khist_hist_compile(const char *text, size_t len,
+		       const struct khist_event_schema *schema,
+		       const struct khist_bind_ops *ops,
+		       struct khist_hist_spec **out,
+		       struct khist_hist_err *err)
+{
+	struct khist_hist_cmd *cmd;
+	int ret;
+
+	ret = khist_hist_parse(text, len, &cmd, err);
+	if (ret)
+		return ret;
+	ret = khist_hist_bind(cmd, schema, ops, out, err);
+	if (ret)
+		khist_hist_cmd_free(cmd);
+	return ret;
+}
