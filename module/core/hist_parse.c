@@ -782,7 +782,7 @@ static void split_vals(struct pctx *p, struct khist_span vals)
 			cmd->vals_rest = 1;
 		} else {
 			cmd->vals_over = 1;
-			cmd->vals_over_pos = epos(p, sp.rest);
+			cmd->vals_over_pos = sp.rest.pos;
 		}
 	}
 }
@@ -801,7 +801,7 @@ static void split_keys(struct pctx *p, struct khist_span keys)
 	}
 	if (!sp.done) {
 		cmd->keys_over = 1;
-		cmd->keys_over_pos = epos(p, sp.rest);
+		cmd->keys_over_pos = sp.rest.pos;
 	}
 }
 
