@@ -20,11 +20,24 @@
 #endif
 
 /*
- * local_clock() is exported from 6.2 on; before that it is an inline
- * wrapper around sched_clock_cpu(), which is exported.
+ * 6.3 replaced the struct user_namespace argument of inode operations
+ * (permission, mkdir, ...) by struct mnt_idmap.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-#define KHIST_COMPAT_LOCAL_CLOCK_INLINE 1
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+typedef struct user_namespace khist_idmap_t;
+#define khist_nop_idmap (&init_user_ns)
+#else
+typedef struct mnt_idmap khist_idmap_t;
+#define khist_nop_idmap (&nop_mnt_idmap)
+#endif
+
+/* 6.6 hid inode timestamps behind accessors (simple_inode_init_ts()). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+#define khist_inode_init_ts(inode) \
+	((inode)->i_atime = (inode)->i_mtime = (inode)->i_ctime = \
+		 current_time(inode))
+#else
+#define khist_inode_init_ts(inode) simple_inode_init_ts(inode)
 #endif
 
 #endif /* _KHIST_COMPAT_COMPAT_H */

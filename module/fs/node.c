@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * node.c - khist's tree of files and directories (see fs.h).
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/err.h>
+#include "fs.h"
+#include "fs_internal.h"
+
+DEFINE_MUTEX(khist_fs_lock);
+static struct khist_node *khist_root;
+
+static void khist_node_free(struct kref *ref)
+{
+	struct khist_node *node = container_of(ref, struct khist_node, ref);
+
+	if (node->release)
+		node->release(node->data);
+	if (node->parent)
+		khist_node_put(node->parent);
+	kfree(node->name);
+	kfree(node);
+}
+
+/**
+ * khist_node_get() - take a reference on a node
+ * @node: the node
+ *
+ * Context: any; the caller must already hold a reference or khist_fs_lock.
+ */
+void khist_node_get(struct khist_node *node)
+{
+	kref_get(&node->ref);
+}
+
+/**
+ * khist_node_put() - drop a reference; the last one frees the node
+ * @node: the node, or NULL
+ *
+ * Context: process context (the release callback may sleep).
+ */
+void khist_node_put(struct khist_node *node)
+{
+	if (node)
+		kref_put(&node->ref, khist_node_free);
+}
+
+static struct khist_node *khist_node_alloc(const char *name, umode_t mode,
+					   void *data)
+{
+	struct khist_node *node;
+
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node)
+		return NULL;
+	node->name = kstrdup(name, GFP_KERNEL);
+	if (!node->name) {
+		kfree(node);
+		return NULL;
+	}
+	kref_init(&node->ref);
+	node->mode = mode;
+	node->ino = get_next_ino();
+	node->data = data;
+	INIT_LIST_HEAD(&node->children);
+	INIT_LIST_HEAD(&node->sibling);
+	return node;
+}
+
+/**
+ * khist_node_find_child() - look a child up by name
+ * @dir:  directory node
+ * @name: entry name
+ * @len:  length of @name
+ *
+ * Context: process context, khist_fs_lock held.
+ * Return: the child (no reference taken), or NULL.
+ */
+struct khist_node *khist_node_find_child(struct khist_node *dir,
+					 const char *name, size_t len)
+{
+	struct khist_node *child;
+
+	lockdep_assert_held(&khist_fs_lock);
+	list_for_each_entry(child, &dir->children, sibling) {
+		if (strlen(child->name) == len && !memcmp(child->name, name, len))
+			return child;
+	}
+	return NULL;
+}
+
+static struct khist_node *khist_node_add(struct khist_node *parent,
+					 const char *name, umode_t mode,
+					 void *data)
+{
+	struct khist_node *node;
+
+	if (!parent || !S_ISDIR(parent->mode) || !name || !*name ||
+	    strchr(name, '/'))
+		return ERR_PTR(-EINVAL);
+	node = khist_node_alloc(name, mode, data);
+	if (!node)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&khist_fs_lock);
+	if (parent->removed) {
+		mutex_unlock(&khist_fs_lock);
+		kfree(node->name);
+		kfree(node);
+		return ERR_PTR(-ENOENT);
+	}
+	if (khist_node_find_child(parent, name, strlen(name))) {
+		mutex_unlock(&khist_fs_lock);
+		kfree(node->name);
+		kfree(node);
+		return ERR_PTR(-EEXIST);
+	}
+	khist_node_get(parent);
+	node->parent = parent;
+	list_add_tail(&node->sibling, &parent->children);
+	mutex_unlock(&khist_fs_lock);
+	return node;
+}
+
+/**
+ * khist_fs_create_dir() - add a directory
+ * @parent: parent directory
+ * @name:   entry name
+ * @data:   owner data (inode->i_private of the directory)
+ *
+ * Context: process context; takes khist_fs_lock.
+ * Return: the node, or ERR_PTR(-EEXIST / -ENOMEM / -EINVAL / -ENOENT).
+ */
+struct khist_node *khist_fs_create_dir(struct khist_node *parent,
+				       const char *name, void *data)
+{
+	return khist_node_add(parent, name, S_IFDIR | KHIST_MODE_DIR, data);
+}
+
+/**
+ * khist_fs_create_file() - add a regular file
+ * @parent: parent directory
+ * @name:   entry name
+ * @mode:   permission bits (KHIST_MODE_READ, KHIST_MODE_WRITE, ...)
+ * @fops:   its file operations; inode->i_private is @data
+ * @data:   owner data
+ *
+ * Context: process context; takes khist_fs_lock.
+ * Return: the node, or ERR_PTR(-EEXIST / -ENOMEM / -EINVAL / -ENOENT).
+ */
+struct khist_node *khist_fs_create_file(struct khist_node *parent,
+					const char *name, umode_t mode,
+					const struct file_operations *fops,
+					void *data)
+{
+	struct khist_node *node;
+
+	node = khist_node_add(parent, name, S_IFREG | (mode & 0777), data);
+	if (!IS_ERR(node))
+		node->fops = fops;
+	return node;
+}
+
+/**
+ * khist_fs_set_release() - give a node a destructor for its data
+ * @node:    the node
+ * @release: called with node->data when the node is freed
+ *
+ * Context: process context, right after creation.
+ */
+void khist_fs_set_release(struct khist_node *node, void (*release)(void *))
+{
+	node->release = release;
+}
+
+/**
+ * khist_fs_set_dir_ops() - let users mkdir/rmdir in a directory
+ * @node: the directory
+ * @ops:  callbacks
+ *
+ * Context: process context, right after creation.
+ */
+void khist_fs_set_dir_ops(struct khist_node *node,
+			  const struct khist_dir_ops *ops)
+{
+	node->dir_ops = ops;
+}
+
+static void khist_node_unlink_locked(struct khist_node *node)
+{
+	struct khist_node *child, *tmp;
+
+	list_for_each_entry_safe(child, tmp, &node->children, sibling)
+		khist_node_unlink_locked(child);
+	WRITE_ONCE(node->removed, true);
+	list_del_init(&node->sibling);
+	/* The parent's list held one reference; live inodes hold the rest. */
+	khist_node_put(node);
+}
+
+/**
+ * khist_fs_remove() - remove a node and everything below it
+ * @node: the node; NULL or an ERR_PTR is ignored
+ *
+ * The nodes vanish from every mount at once; they are freed when the
+ * last open file or cached inode on them goes away.
+ *
+ * Context: process context; takes khist_fs_lock.
+ */
+void khist_fs_remove(struct khist_node *node)
+{
+	if (IS_ERR_OR_NULL(node))
+		return;
+	mutex_lock(&khist_fs_lock);
+	if (!node->removed)
+		khist_node_unlink_locked(node);
+	mutex_unlock(&khist_fs_lock);
+}
+
+/**
+ * khist_fs_lookup() - find a child of a directory by name
+ * @dir:  the directory
+ * @name: entry name
+ *
+ * The result is only stable while the caller owns the child (it is the one
+ * that creates and removes it).
+ *
+ * Context: process context; takes khist_fs_lock.
+ * Return: the child, or NULL.
+ */
+struct khist_node *khist_fs_lookup(struct khist_node *dir, const char *name)
+{
+	struct khist_node *child;
+
+	mutex_lock(&khist_fs_lock);
+	child = khist_node_find_child(dir, name, strlen(name));
+	mutex_unlock(&khist_fs_lock);
+	return child;
+}
+
+/**
+ * khist_fs_node_removed() - has this node been removed?
+ * @node: the node
+ *
+ * Context: any.
+ * Return: true once khist_fs_remove() unlinked it.
+ */
+bool khist_fs_node_removed(const struct khist_node *node)
+{
+	return READ_ONCE(node->removed);
+}
+
+/**
+ * khist_fs_root() - the top-level directory of the tree
+ *
+ * Context: any, after khist_fs_init().
+ * Return: the root node.
+ */
+struct khist_node *khist_fs_root(void)
+{
+	return khist_root;
+}
+
+/**
+ * khist_fs_tree_init() - create the root node
+ *
+ * Context: process context, module init.
+ * Return: 0 or -ENOMEM.
+ */
+int khist_fs_tree_init(void)
+{
+	khist_root = khist_node_alloc("", S_IFDIR | KHIST_MODE_DIR, NULL);
+	return khist_root ? 0 : -ENOMEM;
+}
+
+/**
+ * khist_fs_tree_exit() - drop the whole tree
+ *
+ * Context: process context, module exit; nothing is mounted any more.
+ */
+void khist_fs_tree_exit(void)
+{
+	struct khist_node *child, *tmp;
+
+	mutex_lock(&khist_fs_lock);
+	list_for_each_entry_safe(child, tmp, &khist_root->children, sibling)
+		khist_node_unlink_locked(child);
+	mutex_unlock(&khist_fs_lock);
+	khist_node_put(khist_root);
+	khist_root = NULL;
+}

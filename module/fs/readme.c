@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * readme.c - the README file at the root of every instance: a summary of
+ * the files and syntax khist offers, which users and ftracetest read.
+ * Each section documents something that exists; Documentation/ has the
+ * full story.
+ */
+#include <linux/fs.h>
+#include "khist.h"
+
+static const char khist_readme_text[] =
+	"khist: ftrace-style histogram triggers, as a module\n"
+	"\n"
+	"This directory works like /sys/kernel/tracing, and each file here\n"
+	"behaves as its namesake in ftrace.\n"
+	"\n"
+	" Files in this directory:\n"
+	"  README\t\t- this text\n"
+	"  error_log\t- the last commands that were rejected, with the reason\n"
+	"\t\t  and a caret under the offending part;\n"
+	"\t\t  'echo > error_log' empties it\n"
+	"  events/\t- one directory per event system, one per event below\n"
+	"\n"
+	" Mount options:\n"
+	"  gid=<gid>\t- the group that may use these files (default: root)\n"
+	"  uid=<uid>\t- the owner of these files (default: root)\n";
+
+static ssize_t khist_readme_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	return simple_read_from_buffer(ubuf, count, ppos, khist_readme_text,
+				       sizeof(khist_readme_text) - 1);
+}
+
+static const struct file_operations khist_readme_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_readme_read,
+	.llseek = default_llseek,
+};
+
+/**
+ * khist_readme_create() - add the README file to an instance
+ * @inst: the instance
+ *
+ * Context: process context.
+ * Return: 0 or -errno.
+ */
+int khist_readme_create(struct khist_instance *inst)
+{
+	struct khist_node *node;
+
+	node = khist_fs_create_file(inst->dir, "README", KHIST_MODE_READ,
+				    &khist_readme_fops, inst);
+	return PTR_ERR_OR_ZERO(node);
+}

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * super.c - the "khist" filesystem type: superblock, mount options and the
+ * inode/dentry glue that shows the node tree (node.c) to the VFS.
+ *
+ * All mounts share one superblock. Inodes and dentries are made on lookup
+ * and dropped as soon as they are unused (always_delete_dentry,
+ * generic_delete_inode), so the node tree stays the only state. While a
+ * superblock exists it holds a reference on this module through the
+ * filesystem type, so khist cannot be unloaded while mounted.
+ */
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/fs_parser.h>
+#include <linux/kobject.h>
+#include <linux/module.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include "fs.h"
+#include "fs_internal.h"
+
+#include <uapi/khist.h>
+
+/* Mount options, global because the superblock is. */
+static kuid_t khist_fs_uid = GLOBAL_ROOT_UID;
+static kgid_t khist_fs_gid = GLOBAL_ROOT_GID;
+
+struct khist_inode {
+	struct inode vfs;
+	struct khist_node *node;
+};
+
+static struct kmem_cache *khist_inode_cache;
+
+static struct khist_node *khist_inode_node(const struct inode *inode)
+{
+	return container_of(inode, struct khist_inode, vfs)->node;
+}
+
+/**
+ * khist_fs_file_node() - the node behind an open khist file
+ * @file: an open file of the khist filesystem
+ *
+ * Context: any.
+ * Return: the node; valid while @file is open.
+ */
+struct khist_node *khist_fs_file_node(const struct file *file)
+{
+	return khist_inode_node(file_inode(file));
+}
+
+static void khist_inode_ctor(void *obj)
+{
+	struct khist_inode *ki = obj;
+
+	inode_init_once(&ki->vfs);
+}
+
+static struct inode *khist_alloc_inode(struct super_block *sb)
+{
+	struct khist_inode *ki;
+
+	ki = alloc_inode_sb(sb, khist_inode_cache, GFP_KERNEL);
+	if (!ki)
+		return NULL;
+	ki->node = NULL;
+	return &ki->vfs;
+}
+
+static void khist_free_inode(struct inode *inode)
+{
+	kmem_cache_free(khist_inode_cache,
+			container_of(inode, struct khist_inode, vfs));
+}
+
+static void khist_evict_inode(struct inode *inode)
+{
+	struct khist_node *node = khist_inode_node(inode);
+
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	khist_node_put(node);
+}
+
+static const struct super_operations khist_super_ops = {
+	.alloc_inode = khist_alloc_inode,
+	.free_inode = khist_free_inode,
+	.evict_inode = khist_evict_inode,
+	.drop_inode = generic_delete_inode,
+	.statfs = simple_statfs,
+};
+
+/* A dentry stays valid while its node is linked; negatives never do. */
+static int khist_d_revalidate(struct dentry *dentry, unsigned int flags)
+{
+	struct inode *inode = d_inode_rcu(dentry);
+
+	if (!inode)
+		return 0;
+	return !khist_fs_node_removed(khist_inode_node(inode));
+}
+
+static const struct dentry_operations khist_dentry_ops = {
+	.d_revalidate = khist_d_revalidate,
+	.d_delete = always_delete_dentry,
+};
+
+/* Ownership follows the current mount options, checked at each access. */
+static void khist_refresh_owner(struct inode *inode)
+{
+	inode->i_uid = READ_ONCE(khist_fs_uid);
+	inode->i_gid = READ_ONCE(khist_fs_gid);
+}
+
+static int khist_permission(khist_idmap_t *idmap, struct inode *inode,
+			    int mask)
+{
+	khist_refresh_owner(inode);
+	return generic_permission(idmap, inode, mask);
+}
+
+static const struct inode_operations khist_dir_inode_ops;
+static const struct inode_operations khist_file_inode_ops = {
+	.permission = khist_permission,
+};
+static const struct file_operations khist_dir_fops;
+
+static struct inode *khist_make_inode(struct super_block *sb,
+				      struct khist_node *node)
+{
+	struct inode *inode = new_inode(sb);
+
+	if (!inode)
+		return NULL;
+	khist_node_get(node);
+	container_of(inode, struct khist_inode, vfs)->node = node;
+	inode->i_ino = node->ino;
+	inode->i_mode = node->mode;
+	khist_refresh_owner(inode);
+	khist_inode_init_ts(inode);
+	inode->i_private = node->data;
+	if (S_ISDIR(node->mode)) {
+		inode->i_op = &khist_dir_inode_ops;
+		inode->i_fop = &khist_dir_fops;
+		set_nlink(inode, 2);
+	} else {
+		inode->i_op = &khist_file_inode_ops;
+		inode->i_fop = node->fops;
+	}
+	return inode;
+}
+
+static struct dentry *khist_lookup(struct inode *dir, struct dentry *dentry,
+				   unsigned int flags)
+{
+	struct khist_node *parent = khist_inode_node(dir), *node;
+	struct inode *inode = NULL;
+
+	mutex_lock(&khist_fs_lock);
+	node = khist_node_find_child(parent, dentry->d_name.name,
+				     dentry->d_name.len);
+	if (node) {
+		inode = khist_make_inode(dir->i_sb, node);
+		if (!inode) {
+			mutex_unlock(&khist_fs_lock);
+			return ERR_PTR(-ENOMEM);
+		}
+	}
+	mutex_unlock(&khist_fs_lock);
+	return d_splice_alias(inode, dentry);
+}
+
+static int khist_mkdir(khist_idmap_t *idmap, struct inode *dir,
+		       struct dentry *dentry, umode_t mode)
+{
+	struct khist_node *parent = khist_inode_node(dir);
+	int ret;
+
+	if (!parent->dir_ops || !parent->dir_ops->mkdir)
+		return -EPERM;
+	/* The callback creates nodes; drop the VFS lock to avoid inversion. */
+	inode_unlock(dir);
+	ret = parent->dir_ops->mkdir(parent, dentry->d_name.name);
+	inode_lock(dir);
+	return ret;
+}
+
+static int khist_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	struct khist_node *parent = khist_inode_node(dir);
+	struct khist_node *child = khist_inode_node(d_inode(dentry));
+	int ret;
+
+	if (!parent->dir_ops || !parent->dir_ops->rmdir)
+		return -EPERM;
+	inode_unlock(dir);
+	inode_unlock(d_inode(dentry));
+	ret = parent->dir_ops->rmdir(parent, child);
+	inode_lock(dir);
+	inode_lock(d_inode(dentry));
+	if (!ret)
+		d_invalidate(dentry);
+	return ret;
+}
+
+static const struct inode_operations khist_dir_inode_ops = {
+	.lookup = khist_lookup,
+	.permission = khist_permission,
+	.mkdir = khist_mkdir,
+	.rmdir = khist_rmdir,
+};
+
+/* readdir: ctx->pos 0 and 1 are "." and ".."; child k is at pos k + 2. */
+static int khist_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct khist_node *dir = khist_fs_file_node(file), *child;
+	loff_t i = 2;
+
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	mutex_lock(&khist_fs_lock);
+	list_for_each_entry(child, &dir->children, sibling) {
+		if (i++ < ctx->pos)
+			continue;
+		if (!dir_emit(ctx, child->name, strlen(child->name),
+			      child->ino, S_ISDIR(child->mode) ? DT_DIR : DT_REG))
+			break;
+		ctx->pos++;
+	}
+	mutex_unlock(&khist_fs_lock);
+	return 0;
+}
+
+static const struct file_operations khist_dir_fops = {
+	.owner = THIS_MODULE,
+	.iterate_shared = khist_readdir,
+	.read = generic_read_dir,
+	.llseek = generic_file_llseek,
+};
+
+static int khist_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct inode *root;
+
+	sb->s_magic = KHIST_FS_MAGIC;
+	sb->s_op = &khist_super_ops;
+	sb->s_d_op = &khist_dentry_ops;
+	sb->s_time_gran = 1;
+	sb->s_blocksize = PAGE_SIZE;
+	sb->s_blocksize_bits = PAGE_SHIFT;
+	root = khist_make_inode(sb, khist_fs_root());
+	if (!root)
+		return -ENOMEM;
+	sb->s_root = d_make_root(root);
+	return sb->s_root ? 0 : -ENOMEM;
+}
+
+enum { KHIST_OPT_UID, KHIST_OPT_GID };
+
+static const struct fs_parameter_spec khist_fs_params[] = {
+	fsparam_u32("uid", KHIST_OPT_UID),
+	fsparam_u32("gid", KHIST_OPT_GID),
+	{}
+};
+
+struct khist_fs_opts {
+	kuid_t uid;
+	kgid_t gid;
+	bool set_uid, set_gid;
+};
+
+static int khist_parse_param(struct fs_context *fc, struct fs_parameter *param)
+{
+	struct khist_fs_opts *opts = fc->fs_private;
+	struct fs_parse_result result;
+	int opt;
+
+	opt = fs_parse(fc, khist_fs_params, param, &result);
+	if (opt < 0)
+		return opt;
+	switch (opt) {
+	case KHIST_OPT_UID:
+		opts->uid = make_kuid(current_user_ns(), result.uint_32);
+		if (!uid_valid(opts->uid))
+			return invalf(fc, "khist: invalid uid %u", result.uint_32);
+		opts->set_uid = true;
+		break;
+	case KHIST_OPT_GID:
+		opts->gid = make_kgid(current_user_ns(), result.uint_32);
+		if (!gid_valid(opts->gid))
+			return invalf(fc, "khist: invalid gid %u", result.uint_32);
+		opts->set_gid = true;
+		break;
+	}
+	return 0;
+}
+
+static void khist_apply_opts(struct fs_context *fc)
+{
+	struct khist_fs_opts *opts = fc->fs_private;
+
+	if (opts->set_uid)
+		WRITE_ONCE(khist_fs_uid, opts->uid);
+	if (opts->set_gid)
+		WRITE_ONCE(khist_fs_gid, opts->gid);
+}
+
+static int khist_get_tree(struct fs_context *fc)
+{
+	int ret = get_tree_single(fc, khist_fill_super);
+
+	if (!ret)
+		khist_apply_opts(fc);
+	return ret;
+}
+
+static int khist_reconfigure(struct fs_context *fc)
+{
+	sync_filesystem(fc->root->d_sb);
+	khist_apply_opts(fc);
+	return 0;
+}
+
+static void khist_free_fc(struct fs_context *fc)
+{
+	kfree(fc->fs_private);
+}
+
+static const struct fs_context_operations khist_context_ops = {
+	.free = khist_free_fc,
+	.parse_param = khist_parse_param,
+	.get_tree = khist_get_tree,
+	.reconfigure = khist_reconfigure,
+};
+
+static int khist_init_fs_context(struct fs_context *fc)
+{
+	fc->fs_private = kzalloc(sizeof(struct khist_fs_opts), GFP_KERNEL);
+	if (!fc->fs_private)
+		return -ENOMEM;
+	fc->ops = &khist_context_ops;
+	return 0;
+}
+
+static struct file_system_type khist_fs_type = {
+	.owner = THIS_MODULE,
+	.name = "khist",
+	.init_fs_context = khist_init_fs_context,
+	.parameters = khist_fs_params,
+	.kill_sb = kill_anon_super,
+};
+MODULE_ALIAS_FS("khist");
+
+/**
+ * khist_fs_init() - create the node tree, register the filesystem type and
+ * the /sys/kernel/khist mount point
+ *
+ * Context: process context, module init.
+ * Return: 0 or -errno, with everything undone.
+ */
+int khist_fs_init(void)
+{
+	int ret;
+
+	khist_inode_cache = kmem_cache_create("khist_inode",
+					      sizeof(struct khist_inode), 0,
+					      SLAB_RECLAIM_ACCOUNT,
+					      khist_inode_ctor);
+	if (!khist_inode_cache)
+		return -ENOMEM;
+	ret = khist_fs_tree_init();
+	if (ret)
+		goto out_cache;
+	ret = sysfs_create_mount_point(kernel_kobj, "khist");
+	if (ret)
+		goto out_tree;
+	ret = register_filesystem(&khist_fs_type);
+	if (ret)
+		goto out_mountpoint;
+	return 0;
+
+out_mountpoint:
+	sysfs_remove_mount_point(kernel_kobj, "khist");
+out_tree:
+	khist_fs_tree_exit();
+out_cache:
+	kmem_cache_destroy(khist_inode_cache);
+	return ret;
+}
+
+/**
+ * khist_fs_exit() - undo khist_fs_init()
+ *
+ * Context: process context, module exit; the filesystem is not mounted
+ * (a mount pins the module).
+ */
+void khist_fs_exit(void)
+{
+	unregister_filesystem(&khist_fs_type);
+	sysfs_remove_mount_point(kernel_kobj, "khist");
+	khist_fs_tree_exit();
+	/* Inodes are freed via RCU; wait for them before the cache goes. */
+	rcu_barrier();
+	kmem_cache_destroy(khist_inode_cache);
+}

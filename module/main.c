@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - module init and exit: subsystems come up in order and go down in
+ * reverse.
+ */
+#include <linux/init.h>
+#include <linux/module.h>
+#include "khist.h"
+
+static int __init khist_init(void)
+{
+	int ret;
+
+	ret = khist_fs_init();
+	if (ret)
+		return ret;
+	ret = khist_instance_init();
+	if (ret)
+		goto out_fs;
+	pr_info("loaded; mount with: mount -t khist nodev /sys/kernel/khist\n");
+	return 0;
+
+out_fs:
+	khist_fs_exit();
+	return ret;
+}
+
+static void __exit khist_exit(void)
+{
+	khist_instance_exit();
+	khist_fs_exit();
+}
+
+module_init(khist_init);
+module_exit(khist_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ftrace-style histogram triggers on any kernel with tracepoints");
+MODULE_AUTHOR("The khist authors");

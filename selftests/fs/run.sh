@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - run khist's in-VM tests (test.d/*/*.tc) and print TAP lines:
+#   ok - <area>/<test>: <description>
+#   not ok - ...            (followed by the test's output as # lines)
+#   ok - ... # SKIP unsupported
+# Each test runs in a fresh dash with `set -e`, lib.sh sourced, a 120 s
+# limit and its own scratch directory.
+
+here=$(cd "$(dirname "$0")" && pwd)
+export KHIST_MNT=${KHIST_MNT:-/sys/kernel/khist}
+filter=${1:-}
+
+for tc in $(find "$here/test.d" -name '*.tc' | sort); do
+	name=${tc#"$here/test.d/"}
+	name=${name%.tc}
+	case "$name" in
+	*"$filter"*) ;;
+	*) continue ;;
+	esac
+	desc=$(sed -n 's/^# description: *//p' "$tc" | head -n 1)
+	scratch=$(mktemp -d)
+	(cd "$scratch" && timeout 120 dash -e -c ". '$here/lib.sh'; . '$tc'") \
+		> "$scratch/.log" 2>&1
+	rc=$?
+	case $rc in
+	0) echo "ok - $name: $desc" ;;
+	3) echo "ok - $name: $desc # SKIP unsupported" ;;
+	4) echo "ok - $name: $desc # TODO expected failure" ;;
+	*)
+		echo "not ok - $name: $desc (exit $rc)"
+		sed 's/^/# /' "$scratch/.log" | tail -n 40
+		;;
+	esac
+	rm -rf "$scratch"
+done

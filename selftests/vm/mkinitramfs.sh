@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh MODDIR OUT - build the test VM's initramfs: busybox, dash
+# (the test shell), the khist modules built in MODDIR, the in-VM tests
+# (selftests/fs) and the guest's /init.
+set -e
+top=$(cd "$(dirname "$0")/../.." && pwd)
+moddir=$1
+out=$2
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+chmod 755 "$root"
+
+mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" \
+	"$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/etc" \
+	"$root/lib/khist" "$root/selftests" "$root/root"
+cp /bin/busybox "$root/bin/busybox"
+
+# Copy a dynamically linked program and the libraries it needs.
+copy_prog() {
+	src=$(command -v "$1" 2>/dev/null) || return 0
+	cp -L "$src" "$root/bin/$(basename "$1")"
+	ldd "$src" 2>/dev/null | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }' |
+	while read -r lib; do
+		[ -e "$lib" ] || continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+copy_prog dash
+for p in $KHIST_VM_EXTRA_PROGS; do
+	copy_prog "$p"
+done
+
+cp "$top/selftests/vm/init" "$root/init"
+chmod 755 "$root/init"
+find "$moddir" -maxdepth 3 -name '*.ko' -exec cp {} "$root/lib/khist/" \;
+cp -r "$top/selftests/fs" "$root/selftests/fs"
+[ -d "$top/tools/bin" ] && cp -r "$top/tools/bin" "$root/usr/local-bin" || true
+echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"
+echo "tracers:x:1000:" >> "$root/etc/group"
+echo "tracer:x:1000:1000:tracer:/tmp:/bin/sh" >> "$root/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> "$root/etc/passwd"
+
+(cd "$root" && find . | cpio -o -H newc --quiet) > "$out"

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh test|demo KVER MODDIR - boot Debian's kernel KVER in QEMU (TCG)
+# with the khist modules from MODDIR and run the in-VM tests or the demo.
+#
+# test: prints the TAP lines the guest sent over its second serial port,
+# adds a failure when the VM did not finish (crash, panic_on_warn, hang
+# past the timeout) with the console's tail, and exits non-zero when any
+# test failed.
+set -u
+mode=$1
+kver=$2
+moddir=$3
+top=$(cd "$(dirname "$0")/../.." && pwd)
+timeout_s=${KHIST_VM_TIMEOUT:-600}
+
+kernel=$(sh "$top/selftests/vm/kernel.sh" image "$kver")
+[ -f "$kernel" ] || { echo "not ok - vm-$kver/boot: no kernel image for $kver (make deps)"; exit 1; }
+out="$top/build/vm-$kver"
+mkdir -p "$out"
+initrd="$out/initramfs.cpio"
+sh "$top/selftests/vm/mkinitramfs.sh" "$moddir" "$initrd" || {
+	echo "not ok - vm-$kver/initramfs"
+	exit 1
+}
+
+cmdline="console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic"
+cmdline="$cmdline rdinit=/init khistvm=$mode ${KHIST_VM_APPEND:-}"
+qemu="qemu-system-x86_64 -machine pc -cpu max -m 1024 -smp 2
+	-accel tcg,thread=single -no-reboot -display none -monitor none
+	-kernel $kernel -initrd $initrd"
+
+if [ "$mode" = demo ]; then
+	exec timeout "$timeout_s" $qemu -serial stdio -append "$cmdline"
+fi
+
+console="$out/console.log"
+results="$out/results.tap"
+rm -f "$console" "$results"
+timeout "$timeout_s" $qemu -serial "file:$console" -serial "file:$results" \
+	-append "$cmdline"
+qrc=$?
+
+rc=0
+if [ -f "$results" ]; then
+	tr -d '\r' < "$results" | sed "s/^\(not ok\|ok\) - /\1 - vm-$kver\//"
+	grep -q '^not ok' "$results" && rc=1
+fi
+if ! grep -q '^# khist-vm: done' "$results" 2>/dev/null; then
+	if [ $qrc -eq 124 ]; then
+		why="hung: killed after ${timeout_s}s"
+	else
+		why="did not finish (qemu exit $qrc: panic, oops or WARN?)"
+	fi
+	echo "not ok - vm-$kver/vm finished: $why"
+	echo "# --- console tail ---"
+	tail -n 60 "$console" 2>/dev/null | tr -d '\r' | sed 's/^/# /'
+	rc=1
+fi
+exit $rc
