@@ -406,9 +406,9 @@ static inline struct khist_map_elt *kh_elt(const struct khist_map *map,
 }
 
 /* Takes an unused element: a spare first, else the next in the pool. */
-static u32 kh_pool_get(struct khist_map *map)
+static u32 kh_pool_get(struct khist_map *map, int cpu)
 {
-	atomic_t *sp = &map->spares[raw_smp_processor_id() % KHIST_MAP_SPARES];
+	atomic_t *sp = &map->spares[cpu % KHIST_MAP_SPARES];
 	int n, v;
 
 	if (atomic_read(sp)) {
@@ -426,9 +426,9 @@ static u32 kh_pool_get(struct khist_map *map)
 }
 
 /* Keeps a prepared element that lost its race for the next new key. */
-static void kh_pool_put(struct khist_map *map, u32 idx)
+static void kh_pool_put(struct khist_map *map, u32 idx, int cpu)
 {
-	unsigned int s = raw_smp_processor_id(), i;
+	unsigned int s = cpu, i;
 
 	for (i = 0; i < KHIST_MAP_SPARES; i++)
 		if (!atomic_cmpxchg(&map->spares[(s + i) % KHIST_MAP_SPARES],
@@ -440,14 +440,19 @@ static void kh_pool_put(struct khist_map *map, u32 idx)
 static inline bool kh_key_eq(const struct khist_map *map,
 			     const struct khist_map_elt *elt, const void *key)
 {
-	return !memcmp((const u8 *)elt->data + map->off_key, key,
-		       map->p.key_size);
+	const u8 *k = (const u8 *)elt->data + map->off_key;
+
+	/* The common one-word key (pid, cpu, pointer) without a call. */
+	if (map->p.key_size == 8)
+		return kh_load64(k) == kh_load64(key);
+	return !memcmp(k, key, map->p.key_size);
 }
 
-/* The walk shared by insert and lookup; *full is set when out of room. */
+/* The walk of insert (@cpu >= 0) and lookup (@cpu < 0); *full: no room. */
 static struct khist_map_elt *kh_find(struct khist_map *map, const void *key,
-				     bool create, bool *full)
+				     int cpu, bool *full)
 {
+	bool create = cpu >= 0;
 	u32 h = khist_map_hash(key, map->p.key_size);
 	struct khist_map_elt *elt = NULL, *cand;
 	struct khist_map_table *tab;
@@ -471,7 +476,7 @@ again:
 			if (!create)
 				return NULL;
 			if (e == KH_NONE) {
-				e = kh_pool_get(map);
+				e = kh_pool_get(map, cpu);
 				if (e == KH_NONE)
 					break;
 				elt = kh_elt(map, e);
@@ -501,13 +506,13 @@ again:
 		cand = kh_elt(map, (u32)v - 1);
 		if (kh_key_eq(map, cand, key)) {
 			if (e != KH_NONE)
-				kh_pool_put(map, e);
+				kh_pool_put(map, e, cpu);
 			return cand;
 		}
 	}
 	/* Pool empty (or, never expected, a table with no empty slot). */
 	if (e != KH_NONE)
-		kh_pool_put(map, e);
+		kh_pool_put(map, e, cpu);
 	*full = true;
 	return NULL;
 }
@@ -528,11 +533,12 @@ again:
 struct khist_map_elt *khist_map_insert(struct khist_map *map,
 				       const void *key)
 {
-	struct khist_map_pcpu_stats *st = &map->stats[raw_smp_processor_id()];
+	int cpu = raw_smp_processor_id();
+	struct khist_map_pcpu_stats *st = &map->stats[cpu];
 	struct khist_map_elt *elt;
 	bool full = false;
 
-	elt = kh_find(map, key, true, &full);
+	elt = kh_find(map, key, cpu, &full);
 	if (likely(elt)) {
 		local64_inc(&st->hits);
 		return elt;
@@ -559,7 +565,7 @@ struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key)
 {
 	bool full = false;
 
-	return kh_find(map, key, false, &full);
+	return kh_find(map, key, -1, &full);
 }
 
 /**
