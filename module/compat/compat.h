@@ -24,18 +24,22 @@
  * (permission, mkdir, ...) by struct mnt_idmap.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
-typedef struct user_namespace khist_idmap_t;
+#define khist_idmap_t struct user_namespace
 #define khist_nop_idmap (&init_user_ns)
 #else
-typedef struct mnt_idmap khist_idmap_t;
+#define khist_idmap_t struct mnt_idmap
 #define khist_nop_idmap (&nop_mnt_idmap)
 #endif
 
 /* 6.6 hid inode timestamps behind accessors (simple_inode_init_ts()). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
-#define khist_inode_init_ts(inode) \
-	((inode)->i_atime = (inode)->i_mtime = (inode)->i_ctime = \
-		 current_time(inode))
+#define khist_inode_init_ts(inode)                              \
+	do {                                                    \
+		struct inode *__ts_inode = (inode);             \
+		__ts_inode->i_atime = current_time(__ts_inode); \
+		__ts_inode->i_mtime = __ts_inode->i_atime;      \
+		__ts_inode->i_ctime = __ts_inode->i_atime;      \
+	} while (0)
 #else
 #define khist_inode_init_ts(inode) simple_inode_init_ts(inode)
 #endif

@@ -33,7 +33,8 @@ void khist_error_report(struct khist_instance *inst, const char *loc,
 		inst = khist_top;
 	mutex_lock(&inst->errlog_lock);
 	if (khist_errlog_add(&inst->errlog, local_clock(), loc, msg, cmd, pos))
-		pr_warn_ratelimited("error_log: no memory to record: %s\n", msg);
+		pr_warn_ratelimited("error_log: no memory to record: %s\n",
+				    msg);
 	mutex_unlock(&inst->errlog_lock);
 }
 

@@ -84,7 +84,8 @@ struct khist_node *khist_node_find_child(struct khist_node *dir,
 
 	lockdep_assert_held(&khist_fs_lock);
 	list_for_each_entry(child, &dir->children, sibling) {
-		if (strlen(child->name) == len && !memcmp(child->name, name, len))
+		if (strlen(child->name) == len &&
+		    !memcmp(child->name, name, len))
 			return child;
 	}
 	return NULL;

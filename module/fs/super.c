@@ -113,8 +113,7 @@ static void khist_refresh_owner(struct inode *inode)
 	inode->i_gid = READ_ONCE(khist_fs_gid);
 }
 
-static int khist_permission(khist_idmap_t *idmap, struct inode *inode,
-			    int mask)
+static int khist_permission(khist_idmap_t *idmap, struct inode *inode, int mask)
 {
 	khist_refresh_owner(inode);
 	return generic_permission(idmap, inode, mask);
@@ -223,8 +222,8 @@ static int khist_readdir(struct file *file, struct dir_context *ctx)
 	list_for_each_entry(child, &dir->children, sibling) {
 		if (i++ < ctx->pos)
 			continue;
-		if (!dir_emit(ctx, child->name, strlen(child->name),
-			      child->ino, S_ISDIR(child->mode) ? DT_DIR : DT_REG))
+		if (!dir_emit(ctx, child->name, strlen(child->name), child->ino,
+			      S_ISDIR(child->mode) ? DT_DIR : DT_REG))
 			break;
 		ctx->pos++;
 	}
@@ -283,13 +282,15 @@ static int khist_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	case KHIST_OPT_UID:
 		opts->uid = make_kuid(current_user_ns(), result.uint_32);
 		if (!uid_valid(opts->uid))
-			return invalf(fc, "khist: invalid uid %u", result.uint_32);
+			return invalf(fc, "khist: invalid uid %u",
+				      result.uint_32);
 		opts->set_uid = true;
 		break;
 	case KHIST_OPT_GID:
 		opts->gid = make_kgid(current_user_ns(), result.uint_32);
 		if (!gid_valid(opts->gid))
-			return invalf(fc, "khist: invalid gid %u", result.uint_32);
+			return invalf(fc, "khist: invalid gid %u",
+				      result.uint_32);
 		opts->set_gid = true;
 		break;
 	}
@@ -363,10 +364,9 @@ int khist_fs_init(void)
 {
 	int ret;
 
-	khist_inode_cache = kmem_cache_create("khist_inode",
-					      sizeof(struct khist_inode), 0,
-					      SLAB_RECLAIM_ACCOUNT,
-					      khist_inode_ctor);
+	khist_inode_cache =
+		kmem_cache_create("khist_inode", sizeof(struct khist_inode), 0,
+				  SLAB_RECLAIM_ACCOUNT, khist_inode_ctor);
 	if (!khist_inode_cache)
 		return -ENOMEM;
 	ret = khist_fs_tree_init();

@@ -14,17 +14,19 @@ static void errlog_format_caret(struct kunit *test)
 	int n;
 
 	khist_errlog_init(&log);
-	KUNIT_ASSERT_EQ(test, khist_errlog_add(&log, 117415632000ULL,
-					       "hist:kmem:kmalloc",
-					       "Sort field must be a key or a val",
-					       "hist:keys=common_pid:sort=junk",
-					       26), 0);
+	KUNIT_ASSERT_EQ(test,
+			khist_errlog_add(&log, 117415632000ULL,
+					 "hist:kmem:kmalloc",
+					 "Sort field must be a key or a val",
+					 "hist:keys=common_pid:sort=junk", 26),
+			0);
 	n = khist_errlog_format(khist_errlog_get(&log, 0), buf, sizeof(buf));
 	KUNIT_EXPECT_EQ(test, n, (int)strlen(buf));
-	KUNIT_EXPECT_STREQ(test, buf,
-			   "[  117.415632] hist:kmem:kmalloc: error: Sort field must be a key or a val\n"
-			   "  Command: hist:keys=common_pid:sort=junk\n"
-			   "                                     ^\n");
+	KUNIT_EXPECT_STREQ(
+		test, buf,
+		"[  117.415632] hist:kmem:kmalloc: error: Sort field must be a key or a val\n"
+		"  Command: hist:keys=common_pid:sort=junk\n"
+		"                                     ^\n");
 	/* ftracetest's check: the caret line is 13 + pos bytes long. */
 	last = strrchr(buf, '\n');
 	while (last > buf && last[-1] != '\n')
@@ -42,8 +44,9 @@ static void errlog_keeps_last_eight(struct kunit *test)
 	khist_errlog_init(&log);
 	for (i = 0; i < 11; i++) {
 		snprintf(cmd, sizeof(cmd), "cmd%d", i);
-		KUNIT_ASSERT_EQ(test, khist_errlog_add(&log, i, "loc", "msg",
-						       cmd, 0), 0);
+		KUNIT_ASSERT_EQ(test,
+				khist_errlog_add(&log, i, "loc", "msg", cmd, 0),
+				0);
 	}
 	KUNIT_EXPECT_EQ(test, log.count, KHIST_ERRLOG_MAX);
 	KUNIT_EXPECT_STREQ(test, khist_errlog_get(&log, 0)->cmd, "cmd3");
@@ -59,7 +62,8 @@ static void errlog_caret_clamped(struct kunit *test)
 	struct khist_errlog log;
 
 	khist_errlog_init(&log);
-	KUNIT_ASSERT_EQ(test, khist_errlog_add(&log, 0, "l", "m", "abc", 99), 0);
+	KUNIT_ASSERT_EQ(test, khist_errlog_add(&log, 0, "l", "m", "abc", 99),
+			0);
 	KUNIT_EXPECT_EQ(test, khist_errlog_get(&log, 0)->pos, 3);
 	khist_errlog_clear(&log);
 }
@@ -76,13 +80,11 @@ static void errlog_alloc_failure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log.count, 0);
 }
 
-static struct kunit_case errlog_cases[] = {
-	KUNIT_CASE(errlog_format_caret),
-	KUNIT_CASE(errlog_keeps_last_eight),
-	KUNIT_CASE(errlog_caret_clamped),
-	KUNIT_CASE(errlog_alloc_failure),
-	{}
-};
+static struct kunit_case errlog_cases[] = { KUNIT_CASE(errlog_format_caret),
+					    KUNIT_CASE(errlog_keeps_last_eight),
+					    KUNIT_CASE(errlog_caret_clamped),
+					    KUNIT_CASE(errlog_alloc_failure),
+					    {} };
 
 static struct kunit_suite errlog_suite = {
 	.name = "khist_errlog",

@@ -64,7 +64,14 @@ typedef unsigned int gfp_t;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
 #define BUG_ON(c) ((c) ? abort() : (void)0)
-#define WARN_ON(c) ({ int __w = !!(c); if (__w) fprintf(stderr, "WARN_ON(%s) at %s:%d\n", #c, __FILE__, __LINE__); __w; })
+#define WARN_ON(c)                                                    \
+	({                                                            \
+		int __w = !!(c);                                      \
+		if (__w)                                              \
+			fprintf(stderr, "WARN_ON(%s) at %s:%d\n", #c, \
+				__FILE__, __LINE__);                  \
+		__w;                                                  \
+	})
 #define WARN_ON_ONCE(c) WARN_ON(c)
 
 #define min(a, b) ((a) < (b) ? (a) : (b))
@@ -72,12 +79,12 @@ typedef unsigned int gfp_t;
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
-#define round_up(x, y) ((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
+#define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
+#define round_up(x, y) ((((x)-1) | ((__typeof__(x))((y)-1))) + 1)
 #define ALIGN(x, a) round_up(x, a)
-#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a)-1)) == 0)
 #define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
+	((type *)((char *)(ptr)-offsetof(type, member)))
 #define sizeof_field(t, m) sizeof(((t *)0)->m)
 #define BIT(n) (1UL << (n))
 #define BITS_PER_LONG 64
@@ -149,16 +156,22 @@ static inline u64 div_u64(u64 a, u32 b)
 #define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
 #define smp_store_release(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define smp_load_acquire(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
-#define cmpxchg(p, o, n) ({ \
-	__typeof__(*(p)) __old = (o); \
-	__atomic_compare_exchange_n(p, &__old, n, false, __ATOMIC_SEQ_CST, \
-				    __ATOMIC_SEQ_CST); \
-	__old; })
-#define cmpxchg_relaxed(p, o, n) ({ \
-	__typeof__(*(p)) __old = (o); \
-	__atomic_compare_exchange_n(p, &__old, n, false, __ATOMIC_RELAXED, \
-				    __ATOMIC_RELAXED); \
-	__old; })
+#define cmpxchg(p, o, n)                                         \
+	({                                                       \
+		__typeof__(*(p)) __old = (o);                    \
+		__atomic_compare_exchange_n(p, &__old, n, false, \
+					    __ATOMIC_SEQ_CST,    \
+					    __ATOMIC_SEQ_CST);   \
+		__old;                                           \
+	})
+#define cmpxchg_relaxed(p, o, n)                                 \
+	({                                                       \
+		__typeof__(*(p)) __old = (o);                    \
+		__atomic_compare_exchange_n(p, &__old, n, false, \
+					    __ATOMIC_RELAXED,    \
+					    __ATOMIC_RELAXED);   \
+		__old;                                           \
+	})
 #define xchg(p, v) __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST)
 
 typedef struct {
@@ -169,28 +182,43 @@ typedef struct {
 	s64 counter;
 } atomic64_t;
 
-#define ATOMIC_INIT(i) { (i) }
-#define ATOMIC64_INIT(i) { (i) }
+#define ATOMIC_INIT(i) \
+	{              \
+		(i)    \
+	}
+#define ATOMIC64_INIT(i) \
+	{                \
+		(i)      \
+	}
 #define atomic_read(v) __atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
 #define atomic_set(v, i) __atomic_store_n(&(v)->counter, i, __ATOMIC_RELAXED)
-#define atomic_inc(v) ((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_RELAXED))
-#define atomic_dec(v) ((void)__atomic_sub_fetch(&(v)->counter, 1, __ATOMIC_RELAXED))
-#define atomic_add(i, v) ((void)__atomic_add_fetch(&(v)->counter, i, __ATOMIC_RELAXED))
-#define atomic_inc_return(v) __atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
-#define atomic_dec_return(v) __atomic_sub_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
+#define atomic_inc(v) \
+	((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_RELAXED))
+#define atomic_dec(v) \
+	((void)__atomic_sub_fetch(&(v)->counter, 1, __ATOMIC_RELAXED))
+#define atomic_add(i, v) \
+	((void)__atomic_add_fetch(&(v)->counter, i, __ATOMIC_RELAXED))
+#define atomic_inc_return(v) \
+	__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
+#define atomic_dec_return(v) \
+	__atomic_sub_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
 #define atomic_dec_and_test(v) (atomic_dec_return(v) == 0)
 #define atomic_cmpxchg(v, o, n) cmpxchg(&(v)->counter, o, n)
 #define atomic64_read(v) __atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
 #define atomic64_set(v, i) __atomic_store_n(&(v)->counter, i, __ATOMIC_RELAXED)
-#define atomic64_inc(v) ((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_RELAXED))
-#define atomic64_add(i, v) ((void)__atomic_add_fetch(&(v)->counter, i, __ATOMIC_RELAXED))
-#define atomic64_add_return(i, v) __atomic_add_fetch(&(v)->counter, i, __ATOMIC_SEQ_CST)
+#define atomic64_inc(v) \
+	((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_RELAXED))
+#define atomic64_add(i, v) \
+	((void)__atomic_add_fetch(&(v)->counter, i, __ATOMIC_RELAXED))
+#define atomic64_add_return(i, v) \
+	__atomic_add_fetch(&(v)->counter, i, __ATOMIC_SEQ_CST)
 #define atomic64_inc_return(v) atomic64_add_return(1, v)
 #define atomic64_cmpxchg(v, o, n) cmpxchg(&(v)->counter, o, n)
 
 /* Errors as pointers. */
 #define MAX_ERRNO 4095
-#define IS_ERR_VALUE(x) ((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+#define IS_ERR_VALUE(x) \
+	((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
 static inline void *ERR_PTR(long error)
 {
 	return (void *)error;

@@ -32,33 +32,37 @@ struct kunit_suite {
 	struct kunit_suite *next;
 };
 
-#define KUNIT_CASE(fn) { .run_case = fn, .name = #fn }
+#define KUNIT_CASE(fn)                      \
+	{                                   \
+		.run_case = fn, .name = #fn \
+	}
 
 void kunit_register_suite(struct kunit_suite *suite);
 void kunit_fail_at(struct kunit *test, const char *file, int line,
 		   const char *fmt, ...) __printf(4, 5);
 
-#define kunit_test_suite(s)                                         \
+#define kunit_test_suite(s)                                          \
 	static void __attribute__((constructor)) kunit_reg_##s(void) \
-	{                                                           \
-		kunit_register_suite(&(s));                         \
+	{                                                            \
+		kunit_register_suite(&(s));                          \
 	}
 
 #define kunit_info(test, ...) (printf("    # " __VA_ARGS__))
 #define kunit_err(test, ...) (printf("    # " __VA_ARGS__))
 
-#define KUNIT_FAIL(test, ...) kunit_fail_at(test, __FILE__, __LINE__, __VA_ARGS__)
+#define KUNIT_FAIL(test, ...) \
+	kunit_fail_at(test, __FILE__, __LINE__, __VA_ARGS__)
 
-#define KUNIT_BIN_CHECK(test, a, op, b, fatal)                                  \
-	do {                                                                    \
-		long long __a = (long long)(a), __b = (long long)(b);           \
-		if (!(__a op __b)) {                                            \
-			kunit_fail_at(test, __FILE__, __LINE__,                 \
-				      "expected %s %s %s, got %lld vs %lld", #a, \
-				      #op, #b, __a, __b);                       \
-			if (fatal)                                              \
-				longjmp((test)->abort, 1);                      \
-		}                                                               \
+#define KUNIT_BIN_CHECK(test, a, op, b, fatal)                               \
+	do {                                                                 \
+		long long __a = (long long)(a), __b = (long long)(b);        \
+		if (!(__a op __b)) {                                         \
+			kunit_fail_at(test, __FILE__, __LINE__,              \
+				      "expected %s %s %s, got %lld vs %lld", \
+				      #a, #op, #b, __a, __b);                \
+			if (fatal)                                           \
+				longjmp((test)->abort, 1);                   \
+		}                                                            \
 	} while (0)
 
 #define KUNIT_EXPECT_EQ(t, a, b) KUNIT_BIN_CHECK(t, a, ==, b, 0)
@@ -83,29 +87,30 @@ void kunit_fail_at(struct kunit *test, const char *file, int line,
 #define KUNIT_EXPECT_NOT_NULL(t, p) KUNIT_BIN_CHECK(t, (p) != NULL, ==, 1, 0)
 #define KUNIT_ASSERT_NOT_NULL(t, p) KUNIT_BIN_CHECK(t, (p) != NULL, ==, 1, 1)
 
-#define KUNIT_STR_CHECK(test, a, b, fatal)                                     \
-	do {                                                                   \
-		const char *__a = (a), *__b = (b);                             \
-		if (!__a || !__b || strcmp(__a, __b)) {                        \
-			kunit_fail_at(test, __FILE__, __LINE__,                \
-				      "expected %s == %s\n    #   got \"%s\"\n" \
-				      "    #  want \"%s\"",                     \
-				      #a, #b, __a ? __a : "(null)",            \
-				      __b ? __b : "(null)");                   \
-			if (fatal)                                             \
-				longjmp((test)->abort, 1);                     \
-		}                                                              \
+#define KUNIT_STR_CHECK(test, a, b, fatal)                                \
+	do {                                                              \
+		const char *__a = (a), *__b = (b);                        \
+		if (!__a || !__b || strcmp(__a, __b)) {                   \
+			kunit_fail_at(                                    \
+				test, __FILE__, __LINE__,                 \
+				"expected %s == %s\n    #   got \"%s\"\n" \
+				"    #  want \"%s\"",                     \
+				#a, #b, __a ? __a : "(null)",             \
+				__b ? __b : "(null)");                    \
+			if (fatal)                                        \
+				longjmp((test)->abort, 1);                \
+		}                                                         \
 	} while (0)
 
 #define KUNIT_EXPECT_STREQ(t, a, b) KUNIT_STR_CHECK(t, a, b, 0)
 #define KUNIT_ASSERT_STREQ(t, a, b) KUNIT_STR_CHECK(t, a, b, 1)
 
-#define KUNIT_EXPECT_MEMEQ(test, a, b, n)                                  \
-	do {                                                               \
-		if (memcmp(a, b, n))                                       \
-			kunit_fail_at(test, __FILE__, __LINE__,            \
-				      "expected %s == %s (%zu bytes)", #a, \
-				      #b, (size_t)(n));                    \
+#define KUNIT_EXPECT_MEMEQ(test, a, b, n)                                      \
+	do {                                                                   \
+		if (memcmp(a, b, n))                                           \
+			kunit_fail_at(test, __FILE__, __LINE__,                \
+				      "expected %s == %s (%zu bytes)", #a, #b, \
+				      (size_t)(n));                            \
 	} while (0)
 
 #endif /* _KSHIM_KUNIT_TEST_H */

@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh - khist's whole test suite: the userspace unit tests of the
+# portable core, then the in-VM tests on Debian's 6.1 and 6.12 kernels.
+# Prints one line per test (PASS/FAIL/SKIP) and ends with
+# "N passed, N failed"; exits non-zero if anything failed.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out=$top/build/check
+mkdir -p "$out"
+: >"$out/all.tap"
+
+# stage NAME CMD... - run CMD, keep its TAP lines, and count a CMD that
+# failed without saying which test failed as a failure of its own.
+stage() {
+	name=$1
+	shift
+	echo "== $name"
+	"$@" >"$out/$name.log" 2>&1
+	rc=$?
+	grep -E '^(not )?ok ' "$out/$name.log" |
+		sed -E "s/^(not )?ok [0-9]* *-? */&$name: /" >"$out/$name.tap"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/$name.tap"; then
+		echo "not ok - $name: exited $rc" >>"$out/$name.tap"
+		tail -n 30 "$out/$name.log" | sed 's/^/# /' >>"$out/$name.tap"
+	fi
+	grep '^not ok' -A 40 "$out/$name.log" | grep '^#' | head -n 40 >"$out/$name.why" || true
+	while IFS= read -r line; do
+		case "$line" in
+		"not ok"*) echo "FAIL: ${line#not ok*- }" ;;
+		*"# SKIP"*) echo "SKIP: ${line#ok*- }" ;;
+		ok*) echo "PASS: ${line#ok*- }" ;;
+		"#"*) echo "  $line" ;;
+		esac
+	done <"$out/$name.tap"
+	[ -s "$out/$name.why" ] && sed 's/^/    /' "$out/$name.why"
+	cat "$out/$name.tap" >>"$out/all.tap"
+}
+
+stage unit make -s unit
+for kver in 6.1 6.12; do
+	stage "vm-$kver" make -s vmtest KVER=$kver
+done
+
+pass=$(grep -c '^ok' "$out/all.tap" | tr -d ' ')
+skip=$(grep '^ok' "$out/all.tap" | grep -c '# SKIP' | tr -d ' ')
+fail=$(grep -c '^not ok' "$out/all.tap" | tr -d ' ')
+pass=$((pass - skip))
+echo
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]
