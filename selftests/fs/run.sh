@@ -11,6 +11,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 export KHIST_MNT=${KHIST_MNT:-/sys/kernel/khist}
 filter=${1:-}
+count=0
 
 for tc in $(find "$here/test.d" -name '*.tc' | sort); do
 	name=${tc#"$here/test.d/"}
@@ -19,6 +20,7 @@ for tc in $(find "$here/test.d" -name '*.tc' | sort); do
 	*"$filter"*) ;;
 	*) continue ;;
 	esac
+	count=$((count + 1))
 	desc=$(sed -n 's/^# description: *//p' "$tc" | head -n 1)
 	scratch=$(mktemp -d)
 	(cd "$scratch" && timeout 120 dash -e -c ". '$here/lib.sh'; . '$tc'") \
@@ -35,3 +37,6 @@ for tc in $(find "$here/test.d" -name '*.tc' | sort); do
 	esac
 	rm -rf "$scratch"
 done
+
+# A run that finds nothing to run must not look like a pass.
+[ $count -gt 0 ] || echo "not ok - run.sh: no tests found under $here/test.d"
