@@ -49,10 +49,12 @@
 	KHIST_FERR(NO_FILTER, "No filter found")
 
 #define KHIST_FERR(code, text) KHIST_FERR_##code,
+/* enum khist_filter_errcode: KHIST_FERR_<code> for each row above. */
 enum khist_filter_errcode {
 	KHIST_FILTER_ERRORS
 	KHIST_FERR_MAX
 };
+
 #undef KHIST_FERR
 
 #endif /* _KHIST_CORE_FILTER_ERRORS_H */

@@ -16,8 +16,10 @@
 #include "core_env.h"
 #include "filter_eval.h"
 
-/* A string operand: @len is the kernel's notion of its length, 0 meaning
- * "up to the NUL"; @avail bytes from @s may be read. */
+/*
+ * A string operand: @len is the kernel's notion of its length, 0 meaning
+ * "up to the NUL"; @avail bytes from @s may be read.
+ */
 struct fstr {
 	const char *s;
 	size_t len;
