@@ -45,10 +45,10 @@
 #include "core_env.h"
 #include "map.h"
 
-#define KH_SEALED	(1ULL << 31)
-#define KH_NONE		U32_MAX
-#define KH_M1		0x9e3779b97f4a7c15ULL
-#define KH_M2		0x7a3c9d51e6b4f0c9ULL
+#define KH_SEALED BIT_ULL(31)
+#define KH_NONE U32_MAX
+#define KH_M1 0x9e3779b97f4a7c15ULL
+#define KH_M2 0x7a3c9d51e6b4f0c9ULL
 
 static inline u64 kh_rotl(u64 x, unsigned int r)
 {
@@ -181,17 +181,17 @@ static bool kh_valid(const struct khist_map_params *p)
 	if (!is_power_of_2(p->max_entries) || p->max_entries < lo ||
 	    p->max_entries > hi)
 		return false;
-	if (p->grow_limit && (!is_power_of_2(p->grow_limit) ||
-			      p->grow_limit < p->max_entries ||
-			      p->grow_limit > hi))
+	if (p->grow_limit &&
+	    (!is_power_of_2(p->grow_limit) || p->grow_limit < p->max_entries ||
+	     p->grow_limit > hi))
 		return false;
 	if (p->key_size < KHIST_MAP_KEY_MIN || p->key_size > KHIST_MAP_KEY_MAX)
 		return false;
 	if (p->n_sums > KHIST_MAP_SUMS_MAX || p->n_vars > KHIST_MAP_VARS_MAX ||
 	    p->extra_size > KHIST_MAP_EXTRA_MAX)
 		return false;
-	if (p->flags & ~(KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC |
-			 KHIST_MAP_F_OVERFLOW))
+	if (p->flags &
+	    ~(KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC | KHIST_MAP_F_OVERFLOW))
 		return false;
 	return (p->flags & (KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC)) !=
 	       (KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC);
@@ -232,8 +232,8 @@ int khist_map_mem_size(const struct khist_map_params *p,
 	mem->total_max = mem->total;
 	for (cap = p->max_entries; p->grow_limit && cap < p->grow_limit;
 	     cap *= 2)
-		mem->total_max += kh_chunk_bytes(p, &l, cap) +
-				  kh_table_bytes(4 * cap);
+		mem->total_max +=
+			kh_chunk_bytes(p, &l, cap) + kh_table_bytes(4 * cap);
 	mem->cap = p->mem_cap;
 	if (p->mem_cap && mem->total > p->mem_cap)
 		return -E2BIG;
@@ -279,8 +279,8 @@ static int kh_chunk_alloc(struct khist_map *map, struct khist_map_chunk *c,
 		}
 	}
 	for (i = 0; i < n; i++) {
-		elt = (struct khist_map_elt *)(c->elts + (size_t)i *
-					       map->elt_size);
+		elt = (struct khist_map_elt *)(c->elts +
+					       (size_t)i * map->elt_size);
 		elt->map = map;
 		elt->pcpu = c->pcpu;
 		elt->idx = first == U32_MAX ? U32_MAX : first + i;
@@ -314,8 +314,7 @@ static struct khist_map_table *kh_table_alloc(u32 slots)
  * ERR_PTR(-ENOMEM).
  */
 struct khist_map *khist_map_create(const struct khist_map_params *p,
-				   const struct khist_map_ops *ops,
-				   void *priv)
+				   const struct khist_map_ops *ops, void *priv)
 {
 	struct khist_map_mem mem;
 	struct khist_map *map;
@@ -389,8 +388,7 @@ void khist_map_destroy(struct khist_map *map)
 	kfree(map);
 }
 
-static inline struct khist_map_elt *kh_elt(const struct khist_map *map,
-					   u32 idx)
+static inline struct khist_map_elt *kh_elt(const struct khist_map *map, u32 idx)
 {
 	u32 q = idx >> map->base_bits;
 	u32 c = q ? fls64(q) : 0;
@@ -431,8 +429,8 @@ static void kh_pool_put(struct khist_map *map, u32 idx, int cpu)
 	unsigned int s = cpu, i;
 
 	for (i = 0; i < KHIST_MAP_SPARES; i++)
-		if (!atomic_cmpxchg(&map->spares[(s + i) % KHIST_MAP_SPARES],
-				    0, (int)idx + 1))
+		if (!atomic_cmpxchg(&map->spares[(s + i) % KHIST_MAP_SPARES], 0,
+				    (int)idx + 1))
 			return;
 	/* All spare slots taken: the element stays unused until clear. */
 }
@@ -493,6 +491,7 @@ again:
 			old = cmpxchg(&tab->slots[i], 0, word);
 			if (!old) {
 				n = atomic_inc_return(&map->entries);
+				/* Capacity only grows; any value will do. */
 				if (n >= smp_load_acquire(&map->cap) / 4 * 3)
 					atomic_set(&map->grow_want, 1);
 				return elt;
@@ -530,8 +529,7 @@ again:
  * allocates, never spins on another CPU.
  * Return: the element, the overflow element, or NULL.
  */
-struct khist_map_elt *khist_map_insert(struct khist_map *map,
-				       const void *key)
+struct khist_map_elt *khist_map_insert(struct khist_map *map, const void *key)
 {
 	int cpu = raw_smp_processor_id();
 	struct khist_map_pcpu_stats *st = &map->stats[cpu];
@@ -580,6 +578,7 @@ struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key)
  */
 bool khist_map_should_grow(const struct khist_map *map)
 {
+	/* Pairs with the release of the new capacity in grow. */
 	return map->p.grow_limit > smp_load_acquire(&map->cap) &&
 	       atomic_read(&map->grow_want);
 }
@@ -633,12 +632,13 @@ int khist_map_grow(struct khist_map *map)
 	/* Updaters that meet a sealed slot must find the new table. */
 	smp_store_release(&old->next, nt);
 	for (i = 0; i <= old->mask; i++) {
+		/* Pairs with the publishing cmpxchg: element before word. */
 		v = smp_load_acquire(&old->slots[i]);
 		while (!v) {
 			v = cmpxchg(&old->slots[i], 0, KH_SEALED);
 			if (!v)
 				v = KH_SEALED;
-			else	/* Lost to an inserter: acquire its word. */
+			else /* Lost to an inserter: acquire its word. */
 				v = smp_load_acquire(&old->slots[i]);
 		}
 		if (v != KH_SEALED)
@@ -684,14 +684,15 @@ void khist_map_clear(struct khist_map *map)
 		memset(((struct khist_map_elt *)map->ovf_chunk.elts)->data, 0,
 		       map->off_key);
 	for (c = 0; c <= map->n_chunks; c++) {
-		struct khist_map_chunk *ch = c < map->n_chunks ?
-					     &map->chunks[c] : &map->ovf_chunk;
+		struct khist_map_chunk *ch =
+			c < map->n_chunks ? &map->chunks[c] : &map->ovf_chunk;
 
 		if (!ch->pcpu)
 			continue;
 		for_each_possible_cpu(cpu)
-			memset(ch->pcpu[cpu], 0, (size_t)ch->n *
-			       map->p.n_sums * sizeof(local64_t));
+			memset(ch->pcpu[cpu], 0,
+			       (size_t)ch->n * map->p.n_sums *
+				       sizeof(local64_t));
 	}
 	for_each_possible_cpu(cpu) {
 		local64_set(&map->stats[cpu].hits, 0);
@@ -721,8 +722,9 @@ u64 khist_map_read_sum(const struct khist_map_elt *elt, unsigned int i)
 	int cpu;
 
 	if (!elt->pcpu)
-		return (u64)atomic64_read((atomic64_t *)((u8 *)elt->data +
-					   elt->map->off_sums) + i);
+		return (u64)atomic64_read(
+			(atomic64_t *)((u8 *)elt->data + elt->map->off_sums) +
+			i);
 	for_each_possible_cpu(cpu)
 		s += (u64)local64_read(&elt->pcpu[cpu][elt->sum_off + i]);
 	return s;
@@ -746,6 +748,7 @@ void khist_map_get_stats(const struct khist_map *map,
 		st->drops += (u64)local64_read(&map->stats[cpu].drops);
 	}
 	st->entries = atomic_read(&map->entries);
+	/* Pairs with the release in khist_map_grow(). */
 	st->max = smp_load_acquire(&map->cap);
 	st->mem = map->mem;
 	st->overflow = map->ovf_chunk.elts;

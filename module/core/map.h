@@ -44,25 +44,25 @@
 #include <asm/local64.h>
 #endif
 
-#define KHIST_MAP_BITS_MIN	7
-#define KHIST_MAP_BITS_MAX	20
-#define KHIST_MAP_KEY_MIN	4
-#define KHIST_MAP_KEY_MAX	384
-#define KHIST_MAP_SUMS_MAX	8
-#define KHIST_MAP_VARS_MAX	32
-#define KHIST_MAP_EXTRA_MAX	4096
-#define KHIST_MAP_SORT_KEYS_MAX	2
+#define KHIST_MAP_BITS_MIN 7
+#define KHIST_MAP_BITS_MAX 20
+#define KHIST_MAP_KEY_MIN 4
+#define KHIST_MAP_KEY_MAX 384
+#define KHIST_MAP_SUMS_MAX 8
+#define KHIST_MAP_VARS_MAX 32
+#define KHIST_MAP_EXTRA_MAX 4096
+#define KHIST_MAP_SORT_KEYS_MAX 2
 /* One chunk at creation plus one per doubling. */
-#define KHIST_MAP_CHUNKS_MAX	(KHIST_MAP_BITS_MAX - KHIST_MAP_BITS_MIN + 1)
-#define KHIST_MAP_SPARES	8
+#define KHIST_MAP_CHUNKS_MAX (KHIST_MAP_BITS_MAX - KHIST_MAP_BITS_MIN + 1)
+#define KHIST_MAP_SPARES 8
 /* Auto mode uses per-CPU sums while they cost at most this much memory. */
-#define KHIST_MAP_PCPU_AUTO_MAX	(8ULL << 20)
+#define KHIST_MAP_PCPU_AUTO_MAX (8ULL << 20)
 
 /* Sum storage: per-CPU, shared atomic, or (neither flag) chosen by size. */
-#define KHIST_MAP_F_PERCPU	0x1
-#define KHIST_MAP_F_ATOMIC	0x2
+#define KHIST_MAP_F_PERCPU 0x1
+#define KHIST_MAP_F_ATOMIC 0x2
 /* Account keys that do not fit to the overflow element. */
-#define KHIST_MAP_F_OVERFLOW	0x4
+#define KHIST_MAP_F_OVERFLOW 0x4
 
 struct khist_map;
 struct khist_map_elt;
@@ -237,11 +237,11 @@ struct khist_map {
 
 /* Sort key kinds, see struct khist_map_sort_key. */
 enum khist_map_sort_kind {
-	KHIST_MAP_SORT_SUM,	/* sum number @field, unsigned */
-	KHIST_MAP_SORT_KEY_U,	/* unsigned integer of @size 1/2/4/8 bytes */
-	KHIST_MAP_SORT_KEY_S,	/* signed integer of @size 1/2/4/8 bytes */
-	KHIST_MAP_SORT_KEY_STR,	/* NUL-terminated string in @size bytes */
-	KHIST_MAP_SORT_KEY_MEM,	/* @size raw bytes, memcmp() */
+	KHIST_MAP_SORT_SUM, /* sum number @field, unsigned */
+	KHIST_MAP_SORT_KEY_U, /* unsigned integer of @size 1/2/4/8 bytes */
+	KHIST_MAP_SORT_KEY_S, /* signed integer of @size 1/2/4/8 bytes */
+	KHIST_MAP_SORT_KEY_STR, /* NUL-terminated string in @size bytes */
+	KHIST_MAP_SORT_KEY_MEM, /* @size raw bytes, memcmp() */
 };
 
 /**
@@ -293,14 +293,11 @@ struct khist_map_snapshot {
 int khist_map_mem_size(const struct khist_map_params *p,
 		       struct khist_map_mem *mem);
 struct khist_map *khist_map_create(const struct khist_map_params *p,
-				   const struct khist_map_ops *ops,
-				   void *priv);
+				   const struct khist_map_ops *ops, void *priv);
 void khist_map_destroy(struct khist_map *map);
 
-struct khist_map_elt *khist_map_insert(struct khist_map *map,
-				       const void *key);
-struct khist_map_elt *khist_map_lookup(struct khist_map *map,
-				       const void *key);
+struct khist_map_elt *khist_map_insert(struct khist_map *map, const void *key);
+struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key);
 
 bool khist_map_should_grow(const struct khist_map *map);
 int khist_map_grow(struct khist_map *map);
@@ -375,8 +372,8 @@ static inline void khist_map_add(struct khist_map_elt *elt, unsigned int i,
 
 		local64_add(delta, &base[elt->sum_off + i]);
 	} else {
-		atomic64_t *s = (atomic64_t *)((u8 *)elt->data +
-					       elt->map->off_sums);
+		atomic64_t *s =
+			(atomic64_t *)((u8 *)elt->data + elt->map->off_sums);
 
 		atomic64_add(delta, &s[i]);
 	}
@@ -394,15 +391,16 @@ static inline void khist_map_add(struct khist_map_elt *elt, unsigned int i,
  *
  * Context: any, NMI included.
  */
-static inline void khist_map_set_var(struct khist_map_elt *elt,
-				     unsigned int i, u64 val)
+static inline void khist_map_set_var(struct khist_map_elt *elt, unsigned int i,
+				     u64 val)
 {
 	u8 *data = (u8 *)elt->data;
 	atomic64_t *v = (atomic64_t *)(data + elt->map->off_vars);
+	u8 *flag = data + elt->map->off_vset + i;
 
 	atomic64_set(&v[i], val);
 	/* Orders the value before the flag; pairs with var_is_set(). */
-	smp_store_release(data + elt->map->off_vset + i, 1);
+	smp_store_release(flag, 1);
 }
 
 /**
@@ -416,10 +414,10 @@ static inline void khist_map_set_var(struct khist_map_elt *elt,
 static inline bool khist_map_var_is_set(const struct khist_map_elt *elt,
 					unsigned int i)
 {
-	const u8 *data = (const u8 *)elt->data;
+	const u8 *flag = (const u8 *)elt->data + elt->map->off_vset + i;
 
 	/* Pairs with the release in khist_map_set_var(). */
-	return smp_load_acquire(data + elt->map->off_vset + i);
+	return smp_load_acquire(flag);
 }
 
 /**

@@ -122,7 +122,8 @@ static void kh_merge_sort(const struct kh_sort_ctx *ctx,
 			/* Taking from the left run on ties keeps it stable. */
 			while (i < mid && j < hi)
 				dst[k++] = kh_cmp(ctx, src[j], src[i]) < 0 ?
-					   src[j++] : src[i++];
+						   src[j++] :
+						   src[i++];
 			while (i < mid)
 				dst[k++] = src[i++];
 			while (j < hi)

@@ -11,8 +11,7 @@
 
 static const u32 sum_modes[] = { KHIST_MAP_F_PERCPU, KHIST_MAP_F_ATOMIC };
 
-static struct khist_map_params mk_params(u32 entries, u32 key_size,
-					 u32 flags)
+static struct khist_map_params mk_params(u32 entries, u32 key_size, u32 flags)
 {
 	struct khist_map_params p = {
 		.max_entries = entries,
@@ -38,8 +37,8 @@ static void mk_key(u8 *key, u32 size, u32 i)
 
 static void map_insert_find_key_sizes(struct kunit *test)
 {
-	static const u32 sizes[] = { 4, 5, 7, 8, 12, 16, 24, 33, 100, 255,
-				     256, 383, 384 };
+	static const u32 sizes[] = { 4,	 5,   7,   8,	12,  16, 24,
+				     33, 100, 255, 256, 383, 384 };
 	u8 key[KHIST_MAP_KEY_MAX];
 	struct khist_map_stats st;
 	struct khist_map_params p;
@@ -202,7 +201,8 @@ static void map_full_drops(struct kunit *test)
 		KUNIT_EXPECT_NULL(test, khist_map_overflow(map));
 		/* Keys that made it keep working. */
 		for (key = 0; key < 128; key++)
-			KUNIT_EXPECT_NOT_NULL(test, khist_map_insert(map, &key));
+			KUNIT_EXPECT_NOT_NULL(test,
+					      khist_map_insert(map, &key));
 		khist_map_get_stats(map, &st);
 		KUNIT_EXPECT_EQ(test, st.entries, 128);
 		KUNIT_EXPECT_EQ(test, st.max, 128);
@@ -381,7 +381,8 @@ static void map_clear(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, khist_map_get_var(e, 1), 0);
 		/* The whole capacity is usable again. */
 		for (key = 2000; key < 2127; key++)
-			KUNIT_EXPECT_NOT_NULL(test, khist_map_insert(map, &key));
+			KUNIT_EXPECT_NOT_NULL(test,
+					      khist_map_insert(map, &key));
 		KUNIT_EXPECT_NULL(test, khist_map_insert(map, &key));
 		khist_map_destroy(map);
 	}
@@ -428,7 +429,7 @@ struct sort_case {
 	const char *name;
 	unsigned int n_keys;
 	struct khist_map_sort_key keys[2];
-	u32 want[6];		/* ids in expected order */
+	u32 want[6]; /* ids in expected order */
 };
 
 /* id: sums[0], sums[1], sv, str */
@@ -437,39 +438,56 @@ static const struct {
 	s32 sv;
 	const char *str;
 } sort_data[6] = {
-	{ 5, 1, -3, "pear" },	/* id 0 */
-	{ 2, 9, 10, "apple" },	/* id 1 */
-	{ 5, 0, 0, "fig" },	/* id 2 */
-	{ 1, 9, -100, "kiwi" },	/* id 3 */
-	{ 5, 1, 7, "apple" },	/* id 4 */
-	{ 9, 4, 2, "date" },	/* id 5 */
+	{ 5, 1, -3, "pear" }, /* id 0 */
+	{ 2, 9, 10, "apple" }, /* id 1 */
+	{ 5, 0, 0, "fig" }, /* id 2 */
+	{ 1, 9, -100, "kiwi" }, /* id 3 */
+	{ 5, 1, 7, "apple" }, /* id 4 */
+	{ 9, 4, 2, "date" }, /* id 5 */
 };
 
 static const struct sort_case sort_cases[] = {
 	{ "none: insertion order", 0, {}, { 0, 1, 2, 3, 4, 5 } },
-	{ "sum0 asc, stable", 1, { { KHIST_MAP_SORT_SUM, false, 0 } },
+	{ "sum0 asc, stable",
+	  1,
+	  { { KHIST_MAP_SORT_SUM, false, 0 } },
 	  { 3, 1, 0, 2, 4, 5 } },
-	{ "sum0 desc, stable", 1, { { KHIST_MAP_SORT_SUM, true, 0 } },
+	{ "sum0 desc, stable",
+	  1,
+	  { { KHIST_MAP_SORT_SUM, true, 0 } },
 	  { 5, 0, 2, 4, 1, 3 } },
-	{ "sum0 desc, sum1 asc", 2,
+	{ "sum0 desc, sum1 asc",
+	  2,
 	  { { KHIST_MAP_SORT_SUM, true, 0 }, { KHIST_MAP_SORT_SUM, false, 1 } },
 	  { 5, 2, 0, 4, 1, 3 } },
-	{ "sum1 desc, sum0 desc", 2,
+	{ "sum1 desc, sum0 desc",
+	  2,
 	  { { KHIST_MAP_SORT_SUM, true, 1 }, { KHIST_MAP_SORT_SUM, true, 0 } },
 	  { 1, 3, 5, 0, 4, 2 } },
-	{ "key u32 desc", 1, { { KHIST_MAP_SORT_KEY_U, true, 0, 4 } },
+	{ "key u32 desc",
+	  1,
+	  { { KHIST_MAP_SORT_KEY_U, true, 0, 4 } },
 	  { 5, 4, 3, 2, 1, 0 } },
-	{ "key s32 asc", 1, { { KHIST_MAP_SORT_KEY_S, false, 4, 4 } },
+	{ "key s32 asc",
+	  1,
+	  { { KHIST_MAP_SORT_KEY_S, false, 4, 4 } },
 	  { 3, 0, 2, 5, 4, 1 } },
-	{ "key s32 as unsigned", 1, { { KHIST_MAP_SORT_KEY_U, false, 4, 4 } },
+	{ "key s32 as unsigned",
+	  1,
+	  { { KHIST_MAP_SORT_KEY_U, false, 4, 4 } },
 	  { 2, 5, 4, 1, 3, 0 } },
-	{ "key str asc, stable", 1, { { KHIST_MAP_SORT_KEY_STR, false, 8, 8 } },
+	{ "key str asc, stable",
+	  1,
+	  { { KHIST_MAP_SORT_KEY_STR, false, 8, 8 } },
 	  { 1, 4, 5, 2, 3, 0 } },
-	{ "key str asc, sum1 desc", 2,
+	{ "key str asc, sum1 desc",
+	  2,
 	  { { KHIST_MAP_SORT_KEY_STR, false, 8, 8 },
 	    { KHIST_MAP_SORT_SUM, true, 1 } },
 	  { 1, 4, 5, 2, 3, 0 } },
-	{ "key mem desc", 1, { { KHIST_MAP_SORT_KEY_MEM, true, 8, 8 } },
+	{ "key mem desc",
+	  1,
+	  { { KHIST_MAP_SORT_KEY_MEM, true, 8, 8 } },
 	  { 0, 3, 2, 5, 1, 4 } },
 };
 
@@ -488,23 +506,25 @@ static void map_sort_orders(struct kunit *test)
 		memset(&k, 0, sizeof(k));
 		k.id = i;
 		k.sv = sort_data[i].sv;
-		strcpy(k.str, sort_data[i].str);
+		memcpy(k.str, sort_data[i].str, strlen(sort_data[i].str));
 		e = khist_map_insert(map, &k);
 		KUNIT_ASSERT_NOT_NULL(test, e);
 		khist_map_add(e, 0, sort_data[i].s0);
 		khist_map_add(e, 1, sort_data[i].s1);
 	}
 	for (c = 0; c < ARRAY_SIZE(sort_cases); c++) {
-		KUNIT_ASSERT_EQ(test, khist_map_snapshot(map, sort_cases[c].keys,
-							 sort_cases[c].n_keys,
-							 &snap), 0);
+		KUNIT_ASSERT_EQ(test,
+				khist_map_snapshot(map, sort_cases[c].keys,
+						   sort_cases[c].n_keys, &snap),
+				0);
 		KUNIT_ASSERT_EQ(test, snap->n, 6);
 		for (i = 0; i < 6; i++) {
 			const struct sort_key *sk =
 				khist_map_elt_key(snap->sorted[i]->elt);
 
 			if (sk->id != sort_cases[c].want[i])
-				KUNIT_FAIL(test, "%s: position %u: id %u, want %u",
+				KUNIT_FAIL(test,
+					   "%s: position %u: id %u, want %u",
 					   sort_cases[c].name, i, sk->id,
 					   sort_cases[c].want[i]);
 			KUNIT_EXPECT_EQ(test, snap->sorted[i]->sums[0],
@@ -583,9 +603,10 @@ static void map_bad_params(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		p = (struct khist_map_params){
-			bad[i].entries, bad[i].grow, bad[i].key, bad[i].sums,
-			bad[i].vars, bad[i].extra, bad[i].flags, 0 };
+		p = (struct khist_map_params){ bad[i].entries, bad[i].grow,
+					       bad[i].key,     bad[i].sums,
+					       bad[i].vars,    bad[i].extra,
+					       bad[i].flags,   0 };
 		KUNIT_EXPECT_EQ(test, khist_map_mem_size(&p, &mem), -EINVAL);
 		KUNIT_EXPECT_EQ(test, PTR_ERR(khist_map_create(&p, NULL, NULL)),
 				-EINVAL);
@@ -701,7 +722,8 @@ static void map_alloc_failures(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, snap->n, 10);
 		khist_map_snapshot_free(snap);
 		for (key = 0; key < 10; key++)
-			KUNIT_EXPECT_NOT_NULL(test, khist_map_lookup(map, &key));
+			KUNIT_EXPECT_NOT_NULL(test,
+					      khist_map_lookup(map, &key));
 		khist_map_destroy(map);
 	}
 }
@@ -736,24 +758,22 @@ static void map_hash_spread(struct kunit *test)
 	KUNIT_EXPECT_NE(test, khist_map_hash(key, 24), h);
 }
 
-static struct kunit_case map_cases[] = {
-	KUNIT_CASE(map_insert_find_key_sizes),
-	KUNIT_CASE(map_same_key_once),
-	KUNIT_CASE(map_nested_insert),
-	KUNIT_CASE(map_full_drops),
-	KUNIT_CASE(map_overflow_keeps_totals),
-	KUNIT_CASE(map_grow),
-	KUNIT_CASE(map_grow_threshold_and_mem),
-	KUNIT_CASE(map_clear),
-	KUNIT_CASE(map_vars),
-	KUNIT_CASE(map_sort_orders),
-	KUNIT_CASE(map_sort_stable_large),
-	KUNIT_CASE(map_bad_params),
-	KUNIT_CASE(map_mem_cap),
-	KUNIT_CASE(map_alloc_failures),
-	KUNIT_CASE(map_hash_spread),
-	{}
-};
+static struct kunit_case map_cases[] = { KUNIT_CASE(map_insert_find_key_sizes),
+					 KUNIT_CASE(map_same_key_once),
+					 KUNIT_CASE(map_nested_insert),
+					 KUNIT_CASE(map_full_drops),
+					 KUNIT_CASE(map_overflow_keeps_totals),
+					 KUNIT_CASE(map_grow),
+					 KUNIT_CASE(map_grow_threshold_and_mem),
+					 KUNIT_CASE(map_clear),
+					 KUNIT_CASE(map_vars),
+					 KUNIT_CASE(map_sort_orders),
+					 KUNIT_CASE(map_sort_stable_large),
+					 KUNIT_CASE(map_bad_params),
+					 KUNIT_CASE(map_mem_cap),
+					 KUNIT_CASE(map_alloc_failures),
+					 KUNIT_CASE(map_hash_spread),
+					 {} };
 
 static struct kunit_suite map_suite = {
 	.name = "khist_map",

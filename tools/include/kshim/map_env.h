@@ -34,6 +34,10 @@ typedef struct {
 	__atomic_compare_exchange_n(&(v)->counter, po, n, false, \
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 
+#ifndef BIT_ULL
+#define BIT_ULL(n) (1ULL << (n))
+#endif
+
 #define atomic_xchg(v, n) __atomic_exchange_n(&(v)->counter, n, __ATOMIC_SEQ_CST)
 
 #endif
