@@ -61,8 +61,7 @@ static bool match_full(const struct fstr *x, const struct khist_fpred *p)
 	if (x->len < p->pat_len)
 		return false;
 	/* The pattern's NUL stops the comparison at pat_len + 1 at most. */
-	return fstr_prefix_eq(x, p->pat, min_t(size_t, x->len,
-					       p->pat_len + 1));
+	return fstr_prefix_eq(x, p->pat, min_t(size_t, x->len, p->pat_len + 1));
 }
 
 static bool match_front(const struct fstr *x, const struct khist_fpred *p)
@@ -186,7 +185,7 @@ bool khist_filter_glob(const char *pat, const char *str, size_t len)
 			}
 			if (r == 0)
 				goto retry;
-			break;	/* malformed: a literal '[' */
+			break; /* malformed: a literal '[' */
 		case '\\':
 			d = pat[pi];
 			if (d)
@@ -539,7 +538,8 @@ static bool eval_pred(const struct khist_filter *f, const struct khist_fpred *p,
  * Return: true if the record matches.
  */
 bool khist_filter_match(const struct khist_filter *f, const void *rec,
-			unsigned int rec_len, const struct khist_filter_ctx *ctx)
+			unsigned int rec_len,
+			const struct khist_filter_ctx *ctx)
 {
 	unsigned int i = 0;
 

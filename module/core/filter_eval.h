@@ -23,9 +23,9 @@
 #include "core_env.h"
 
 /* Bytes copied from behind a char * field (the kernel's ustring buffer). */
-#define KHIST_FILTER_STRBUF	1024
+#define KHIST_FILTER_STRBUF 1024
 /* Bytes of the task name that the comm/COMM pseudo-field looks at. */
-#define KHIST_FILTER_COMM_LEN	16
+#define KHIST_FILTER_COMM_LEN 16
 
 /**
  * struct khist_filter_ctx - what a predicate may need besides the record
@@ -45,56 +45,56 @@
 struct khist_filter_ctx {
 	int cpu;
 	const char *comm;
-	long (*fetch_str)(void *priv, char *dst, unsigned long src,
-			  size_t size, bool user);
+	long (*fetch_str)(void *priv, char *dst, unsigned long src, size_t size,
+			  bool user);
 	void *priv;
 	char *strbuf;
 };
 
 /* Comparison operators, in the order the parser tries them. */
 enum khist_fop {
-	KHIST_FOP_GLOB,		/* ~  */
-	KHIST_FOP_NE,		/* != */
-	KHIST_FOP_EQ,		/* == */
-	KHIST_FOP_LE,		/* <= */
-	KHIST_FOP_LT,		/* <  */
-	KHIST_FOP_GE,		/* >= */
-	KHIST_FOP_GT,		/* >  */
-	KHIST_FOP_BAND,		/* &  */
+	KHIST_FOP_GLOB, /* ~  */
+	KHIST_FOP_NE, /* != */
+	KHIST_FOP_EQ, /* == */
+	KHIST_FOP_LE, /* <= */
+	KHIST_FOP_LT, /* <  */
+	KHIST_FOP_GE, /* >= */
+	KHIST_FOP_GT, /* >  */
+	KHIST_FOP_BAND, /* &  */
 	KHIST_FOP_NR,
 };
 
 /* What a predicate tests. */
 enum khist_fpred_kind {
-	KHIST_FP_FALSE,		/* nothing to compare: always false */
-	KHIST_FP_EQ,		/* (field == val) ^ negate, @size bytes */
-	KHIST_FP_CMP,		/* field <op> val, @size bytes, @is_signed */
-	KHIST_FP_SCALAR_MASK,	/* integer field taken as a CPU vs @mask */
-	KHIST_FP_CPU,		/* ctx->cpu <op> (int)val */
-	KHIST_FP_CPU_MASK,	/* ctx->cpu vs @mask */
-	KHIST_FP_CPUMASK,	/* cpumask field vs @mask */
-	KHIST_FP_CPUMASK_CPU,	/* cpumask field vs the one CPU in val */
-	KHIST_FP_STR,		/* string field vs @pat */
-	KHIST_FP_FUNC,		/* long field inside [val, val2) */
+	KHIST_FP_FALSE, /* nothing to compare: always false */
+	KHIST_FP_EQ, /* (field == val) ^ negate, @size bytes */
+	KHIST_FP_CMP, /* field <op> val, @size bytes, @is_signed */
+	KHIST_FP_SCALAR_MASK, /* integer field taken as a CPU vs @mask */
+	KHIST_FP_CPU, /* ctx->cpu <op> (int)val */
+	KHIST_FP_CPU_MASK, /* ctx->cpu vs @mask */
+	KHIST_FP_CPUMASK, /* cpumask field vs @mask */
+	KHIST_FP_CPUMASK_CPU, /* cpumask field vs the one CPU in val */
+	KHIST_FP_STR, /* string field vs @pat */
+	KHIST_FP_FUNC, /* long field inside [val, val2) */
 };
 
 /* Where the string of a KHIST_FP_STR predicate lives. */
 enum khist_fstr_src {
-	KHIST_FSTR_STATIC,	/* char[N] in the record */
-	KHIST_FSTR_DYN,		/* __data_loc: offset from the record start */
-	KHIST_FSTR_REL,		/* __rel_loc: offset from the end of the u32 */
-	KHIST_FSTR_PTR,		/* char * to kernel memory */
-	KHIST_FSTR_UPTR,	/* char * read as a user address (.ustring) */
-	KHIST_FSTR_COMM,	/* ctx->comm */
+	KHIST_FSTR_STATIC, /* char[N] in the record */
+	KHIST_FSTR_DYN, /* __data_loc: offset from the record start */
+	KHIST_FSTR_REL, /* __rel_loc: offset from the end of the u32 */
+	KHIST_FSTR_PTR, /* char * to kernel memory */
+	KHIST_FSTR_UPTR, /* char * read as a user address (.ustring) */
+	KHIST_FSTR_COMM, /* ctx->comm */
 };
 
 /* How a KHIST_FP_STR pattern is matched. */
 enum khist_fmatch {
-	KHIST_FMATCH_FULL,	/* the whole string */
-	KHIST_FMATCH_FRONT,	/* "x*" */
-	KHIST_FMATCH_MIDDLE,	/* "*x*" */
-	KHIST_FMATCH_END,	/* "*x" */
-	KHIST_FMATCH_GLOB,	/* anything else with * ? [ or \ */
+	KHIST_FMATCH_FULL, /* the whole string */
+	KHIST_FMATCH_FRONT, /* "x*" */
+	KHIST_FMATCH_MIDDLE, /* "*x*" */
+	KHIST_FMATCH_END, /* "*x" */
+	KHIST_FMATCH_GLOB, /* anything else with * ? [ or \ */
 };
 
 /**
@@ -153,7 +153,8 @@ struct khist_filter {
 };
 
 bool khist_filter_match(const struct khist_filter *f, const void *rec,
-			unsigned int rec_len, const struct khist_filter_ctx *ctx);
+			unsigned int rec_len,
+			const struct khist_filter_ctx *ctx);
 bool khist_filter_glob(const char *pat, const char *str, size_t len);
 
 #endif /* _KHIST_CORE_FILTER_EVAL_H */

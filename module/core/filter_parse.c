@@ -130,7 +130,7 @@ struct fnode {
 	u8 type;
 	u8 neg;
 	u32 left, right;
-	u32 first;	/* first leaf (predicate index) of the subtree */
+	u32 first; /* first leaf (predicate index) of the subtree */
 	u32 on_true, on_false;
 };
 
@@ -155,7 +155,9 @@ static int reduce(struct fbuild *b, u8 type)
 	r = b->stack[--b->sp];
 	l = b->stack[--b->sp];
 	b->nodes[b->nr_nodes] = (struct fnode){
-		.type = type, .left = l, .right = r,
+		.type = type,
+		.left = l,
+		.right = r,
 		.first = b->nodes[l].first,
 	};
 	b->stack[b->sp++] = b->nr_nodes++;
@@ -198,12 +200,12 @@ static int flatten(struct fbuild *b, struct khist_filter *f)
 static int build(struct khist_fparse *p, struct khist_filter *f,
 		 unsigned int depth, unsigned int npreds)
 {
-	struct fbuild b = { };
+	struct fbuild b = {};
 	struct fframe *frames;
 	unsigned int top = 0, n = 0;
 	size_t i = 0, j = 0, pos;
 	u8 invert = 0;
-	int ret = -ENOMEM;	/* the kernel's running return value */
+	int ret = -ENOMEM; /* the kernel's running return value */
 	char c;
 
 	frames = kcalloc(depth, sizeof(*frames), GFP_KERNEL);
@@ -236,12 +238,14 @@ static int build(struct khist_fparse *p, struct khist_filter *f,
 			fail(p, KHIST_FERR_TOO_MANY_PREDS, i);
 			goto out;
 		}
-		f->nr_preds = n + 1;	/* so that a failure frees its parts */
+		f->nr_preds = n + 1; /* so that a failure frees its parts */
 		ret = khist_filter_parse_pred(p, i, &f->preds[n], &j);
 		if (ret)
 			goto out;
 		b.nodes[b.nr_nodes] = (struct fnode){
-			.type = FN_LEAF, .neg = invert, .first = n,
+			.type = FN_LEAF,
+			.neg = invert,
+			.first = n,
 		};
 		b.stack[b.sp++] = b.nr_nodes++;
 		n++;
@@ -336,8 +340,11 @@ int khist_filter_compile(const struct khist_event_schema *schema,
 			 struct khist_filter_error *err)
 {
 	struct khist_fparse p = {
-		.s = text, .len = strnlen(text, len), .schema = schema,
-		.opts = opts, .err = err,
+		.s = text,
+		.len = strnlen(text, len),
+		.schema = schema,
+		.opts = opts,
+		.err = err,
 	};
 	unsigned int depth = 0, npreds = 0;
 	struct khist_filter *f;
@@ -349,7 +356,7 @@ int khist_filter_compile(const struct khist_event_schema *schema,
 
 	ret = prescan(&p, &depth, &npreds);
 	if (!ret && !npreds)
-		ret = -EINVAL;	/* nothing but blanks and parentheses */
+		ret = -EINVAL; /* nothing but blanks and parentheses */
 	if (ret) {
 		err->ret = ret;
 		return ret;
@@ -427,7 +434,7 @@ const char *khist_filter_err_text(int code)
 const char *khist_filter_errlog_msg(const struct khist_filter_error *err)
 {
 	return khist_filter_err_text(err->code > 0 ? err->code :
-				     KHIST_FERR_ERRNO);
+						     KHIST_FERR_ERRNO);
 }
 
 /**
@@ -460,15 +467,16 @@ unsigned int khist_filter_errlog_pos(const struct khist_filter_error *err)
  * Return: bytes written, without the terminating NUL.
  */
 int khist_filter_format_failed(const char *text, size_t len,
-			       const struct khist_filter_error *err,
-			       char *buf, size_t size)
+			       const struct khist_filter_error *err, char *buf,
+			       size_t size)
 {
 	size_t n = strnlen(text, len);
 
 	if (err->code > 0)
 		return scnprintf(buf, size, "%.*s\n%*s\nparse_error: %s\n",
-				 (int)n, text, (int)min_t(size_t, err->pos, n) + 1,
-				 "^", khist_filter_err_text(err->code));
+				 (int)n, text,
+				 (int)min_t(size_t, err->pos, n) + 1, "^",
+				 khist_filter_err_text(err->code));
 	return scnprintf(buf, size, "%.*s\nError: (%d)\n", (int)n, text,
 			 err->ret == -ENOMEM ? -ENOMEM : 0);
 }
@@ -526,4 +534,3 @@ bool khist_filter_is_clear(const char *text, size_t len)
 		i++;
 	return len - i == 1 && text[i] == '0';
 }
-

@@ -31,9 +31,9 @@
 #include "filter_eval.h"
 
 /* error_log location of every filter error. */
-#define KHIST_FILTER_ERRLOG_LOC	"event filter parse error"
+#define KHIST_FILTER_ERRLOG_LOC "event filter parse error"
 /* A quoted string must be shorter than this. */
-#define KHIST_FILTER_STR_MAX	256
+#define KHIST_FILTER_STR_MAX 256
 
 /**
  * struct khist_filter_error - why a filter did not compile
@@ -79,8 +79,8 @@ const char *khist_filter_err_text(int code);
 const char *khist_filter_errlog_msg(const struct khist_filter_error *err);
 unsigned int khist_filter_errlog_pos(const struct khist_filter_error *err);
 int khist_filter_format_failed(const char *text, size_t len,
-			       const struct khist_filter_error *err,
-			       char *buf, size_t size);
+			       const struct khist_filter_error *err, char *buf,
+			       size_t size);
 int khist_filter_show(const char *stored, char *buf, size_t size);
 size_t khist_filter_trim(const char *text, size_t len);
 bool khist_filter_is_clear(const char *text, size_t len);

@@ -12,20 +12,26 @@
 #include "core_env.h"
 #include "filter_pred.h"
 
-#define NUM_MAX 24	/* a numeric operand must be shorter than this */
+#define NUM_MAX 24 /* a numeric operand must be shorter than this */
 
 /* Tried in this order, so that "<=" wins over "<" and ">=" over ">". */
 static const char *const fop_text[KHIST_FOP_NR] = {
-	[KHIST_FOP_GLOB] = "~",	[KHIST_FOP_NE] = "!=",
-	[KHIST_FOP_EQ] = "==",	[KHIST_FOP_LE] = "<=",
-	[KHIST_FOP_LT] = "<",	[KHIST_FOP_GE] = ">=",
+	[KHIST_FOP_GLOB] = "~", [KHIST_FOP_NE] = "!=",	[KHIST_FOP_EQ] = "==",
+	[KHIST_FOP_LE] = "<=",	[KHIST_FOP_LT] = "<",	[KHIST_FOP_GE] = ">=",
 	[KHIST_FOP_GT] = ">",	[KHIST_FOP_BAND] = "&",
 };
 
 /* How the filter sees a field (the kernel's filter types). */
 enum ftype {
-	FT_OTHER, FT_STATIC, FT_DYN, FT_RDYN, FT_PTR, FT_CPUMASK,
-	FT_CPU, FT_COMM, FT_STACK,
+	FT_OTHER,
+	FT_STATIC,
+	FT_DYN,
+	FT_RDYN,
+	FT_PTR,
+	FT_CPUMASK,
+	FT_CPU,
+	FT_COMM,
+	FT_STACK,
 };
 
 struct fref {
@@ -80,10 +86,14 @@ static u8 schema_ftype(const struct khist_field_desc *d)
 static bool find_field(const struct khist_fparse *p, const char *s, size_t n,
 		       struct fref *out)
 {
-	static const struct { const char *name; u8 type; } generic[] = {
-		{ "CPU", FT_CPU }, { "cpu", FT_CPU }, { "common_cpu", FT_CPU },
-		{ "COMM", FT_COMM }, { "comm", FT_COMM },
-		{ "stacktrace", FT_STACK }, { "STACKTRACE", FT_STACK },
+	static const struct {
+		const char *name;
+		u8 type;
+	} generic[] = {
+		{ "CPU", FT_CPU },	    { "cpu", FT_CPU },
+		{ "common_cpu", FT_CPU },   { "COMM", FT_COMM },
+		{ "comm", FT_COMM },	    { "stacktrace", FT_STACK },
+		{ "STACKTRACE", FT_STACK },
 	};
 	static const struct fref common[] = {
 		{ FT_OTHER, 0, 2, offsetof(struct khist_common_hdr, type) },
@@ -93,7 +103,9 @@ static bool find_field(const struct khist_fparse *p, const char *s, size_t n,
 		{ FT_OTHER, 1, 4, offsetof(struct khist_common_hdr, pid) },
 	};
 	static const char *const common_name[] = {
-		"common_type", "common_flags", "common_preempt_count",
+		"common_type",
+		"common_flags",
+		"common_preempt_count",
 		"common_pid",
 	};
 	unsigned int k;
@@ -330,12 +342,13 @@ static void set_eq(struct khist_fpred *pr, unsigned int size)
 {
 	pr->size = size;
 	pr->kind = (size == 1 || size == 2 || size == 4 || size == 8) ?
-		   KHIST_FP_EQ : KHIST_FP_FALSE;
+			   KHIST_FP_EQ :
+			   KHIST_FP_FALSE;
 	pr->negate = pr->op == KHIST_FOP_NE;
 }
 
-static int parse_function(struct khist_fparse *p, const struct fref *fr, size_t i,
-			  struct khist_fpred *pr, size_t *end)
+static int parse_function(struct khist_fparse *p, const struct fref *fr,
+			  size_t i, struct khist_fpred *pr, size_t *end)
 {
 	unsigned long addr = 0, start, stop;
 	char num[NUM_MAX];
@@ -369,7 +382,9 @@ static int parse_function(struct khist_fparse *p, const struct fref *fr, size_t 
 		name[i - s] = '\0';
 	}
 	r = p->opts && p->opts->func_range ?
-	    p->opts->func_range(p->opts->priv, name, addr, &start, &stop) : -1;
+		    p->opts->func_range(p->opts->priv, name, addr, &start,
+					&stop) :
+		    -1;
 	kfree(name);
 	if (r)
 		return fail(p, KHIST_FERR_NO_FUNCTION, i + 1);
@@ -423,7 +438,8 @@ static int parse_cpus(struct khist_fparse *p, const struct fref *fr, size_t i,
 	pr->size = fr->size;
 	switch (fr->type) {
 	case FT_CPUMASK:
-		pr->kind = weight == 1 ? KHIST_FP_CPUMASK_CPU : KHIST_FP_CPUMASK;
+		pr->kind = weight == 1 ? KHIST_FP_CPUMASK_CPU :
+					 KHIST_FP_CPUMASK;
 		break;
 	case FT_CPU:
 		pr->kind = weight == 1 ? KHIST_FP_CPU : KHIST_FP_CPU_MASK;
@@ -433,8 +449,10 @@ static int parse_cpus(struct khist_fparse *p, const struct fref *fr, size_t i,
 			set_eq(pr, fr->size);
 		else
 			pr->kind = fr->size == 1 || fr->size == 2 ||
-				   fr->size == 4 || fr->size == 8 ?
-				   KHIST_FP_SCALAR_MASK : KHIST_FP_FALSE;
+						   fr->size == 4 ||
+						   fr->size == 8 ?
+					   KHIST_FP_SCALAR_MASK :
+					   KHIST_FP_FALSE;
 		break;
 	}
 	return 0;
@@ -478,8 +496,9 @@ static u8 glob_kind(const char **t, size_t *n, u8 *negate)
 	return kind;
 }
 
-static int parse_string(struct khist_fparse *p, const struct fref *fr, bool ustr,
-			size_t i, struct khist_fpred *pr, size_t *end)
+static int parse_string(struct khist_fparse *p, const struct fref *fr,
+			bool ustr, size_t i, struct khist_fpred *pr,
+			size_t *end)
 {
 	char q = at(p, i);
 	const char *t;
@@ -569,7 +588,9 @@ static int parse_number(struct khist_fparse *p, const struct fref *fr, size_t i,
 		set_eq(pr, fr->size);
 	else
 		pr->kind = fr->size == 1 || fr->size == 2 || fr->size == 4 ||
-			   fr->size == 8 ? KHIST_FP_CMP : KHIST_FP_FALSE;
+					   fr->size == 8 ?
+				   KHIST_FP_CMP :
+				   KHIST_FP_FALSE;
 	return 0;
 }
 
@@ -633,4 +654,3 @@ int khist_filter_parse_pred(struct khist_fparse *p, size_t start,
 		return parse_number(p, &fr, i, pr, end);
 	return fail(p, KHIST_FERR_INVALID_VALUE, i + 1);
 }
-
