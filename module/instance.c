@@ -54,6 +54,14 @@ int khist_instance_init(void)
 		ret = PTR_ERR(inst->events_dir);
 		goto out_files;
 	}
+	ret = khist_ringbuf_init(inst);
+	if (ret)
+		goto out_files;
+	ret = khist_events_init(inst);
+	if (ret) {
+		khist_ringbuf_exit(inst);
+		goto out_files;
+	}
 	khist_top = inst;
 	return 0;
 
@@ -70,6 +78,8 @@ out_files:
  */
 void khist_instance_exit(void)
 {
+	khist_events_exit();
+	khist_ringbuf_exit(khist_top);
 	khist_instance_remove_files(khist_top);
 	khist_instance_free(khist_top);
 	khist_top = NULL;

@@ -39,4 +39,10 @@ int khist_errlog_create(struct khist_instance *inst);
 void khist_error_report(struct khist_instance *inst, const char *loc,
 			const char *msg, const char *cmd, unsigned int pos);
 
+/* Events and the ring buffer (module/events/, module/ringbuf/). */
+int khist_events_init(struct khist_instance *inst);
+void khist_events_exit(void);
+int khist_ringbuf_init(struct khist_instance *inst);
+void khist_ringbuf_exit(struct khist_instance *inst);
+
 #endif /* _KHIST_KHIST_H */

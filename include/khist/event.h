@@ -71,6 +71,11 @@ struct khist_print_ctx {
 	unsigned int used;
 };
 
+/* Always recorded: no enable file, ignored by events/enable and set_event. */
+#define KHIST_EVF_IGNORE_ENABLE 0x1
+/* `trace` lines show only what @print prints, without "<name>: ". */
+#define KHIST_EVF_NO_NAME 0x2
+
 /**
  * struct khist_event_def - static description of one event
  * @system:    event system ("sched")
@@ -80,12 +85,15 @@ struct khist_print_ctx {
  * @rec_size:  size of the fixed part of the record, header included
  * @print_fmt: the text after "print fmt: " in the format file
  * @print:     render a record's fields for `trace` (after "name: ")
+ * @layout:    fills the offsets of @fields at registration, or NULL when
+ *             @fields has them already
  * @tp_name:   kernel tracepoint @probe attaches to; NULL when the event is
  *             fired by direct calls (khist_trace_<name>()) or @reg
  * @probe:     tracepoint probe, called with this def as its data
  * @reg:       custom attach (@on true) / detach; used instead of @tp_name
  *             when not NULL; returns 0 or -errno
  * @fixed_id:  numeric id to use (ftrace's fixed ids), 0 for dynamic
+ * @flags:     KHIST_EVF_*
  * @ev:        runtime state, owned by khist while registered
  * @active:    non-zero while the event is attached (read by direct calls)
  */
@@ -97,10 +105,12 @@ struct khist_event_def {
 	unsigned int rec_size;
 	const char *print_fmt;
 	void (*print)(struct khist_print_ctx *p);
+	void (*layout)(void);
 	const char *tp_name;
 	void *probe;
 	int (*reg)(struct khist_event_def *def, bool on);
 	u16 fixed_id;
+	unsigned int flags;
 	struct khist_event *ev;
 	int active;
 };

@@ -44,4 +44,13 @@
 #define khist_inode_init_ts(inode) simple_inode_init_ts(inode)
 #endif
 
+/*
+ * 6.2 dropped the (unused) event argument of ring_buffer_unlock_commit().
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define khist_rb_unlock_commit(rb, rbe) ring_buffer_unlock_commit(rb, rbe)
+#else
+#define khist_rb_unlock_commit(rb, rbe) ring_buffer_unlock_commit(rb)
+#endif
+
 #endif /* _KHIST_COMPAT_COMPAT_H */

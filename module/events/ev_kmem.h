@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* ev_kmem.h - khist's kmem events, fed by the kernel's kmem tracepoints. */
+#undef KHIST_SYSTEM
+#define KHIST_SYSTEM kmem
+#undef KHIST_INCLUDE_FILE
+#define KHIST_INCLUDE_FILE "events/ev_kmem.h"
+#undef KHIST_EVENT_LIST
+#define KHIST_EVENT_LIST khist_kmem_defs
+
+#if !defined(_KHIST_EV_KMEM_H) || defined(KHIST_HEADER_MULTI_READ)
+#define _KHIST_EV_KMEM_H
+
+#include <linux/gfp.h>
+#include <trace/events/mmflags.h>
+#include <khist/tracepoint.h>
+
+KHIST_TRACE_EVENT(kmalloc,
+	TP_PROTO(unsigned long call_site, const void *ptr, size_t bytes_req,
+		 size_t bytes_alloc, gfp_t gfp_flags, int node),
+	TP_ARGS(call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node),
+	TP_STRUCT__entry(
+		__field(unsigned long, call_site)
+		__field(const void *, ptr)
+		__field(size_t, bytes_req)
+		__field(size_t, bytes_alloc)
+		__field(unsigned long, gfp_flags)
+		__field(int, node)
+	),
+	TP_fast_assign(
+		__entry->call_site = call_site;
+		__entry->ptr = ptr;
+		__entry->bytes_req = bytes_req;
+		__entry->bytes_alloc = bytes_alloc;
+		__entry->gfp_flags = (__force unsigned long)gfp_flags;
+		__entry->node = node;
+	),
+	TP_printk("call_site=%pS ptr=%p bytes_req=%zu bytes_alloc=%zu gfp_flags=%s node=%d accounted=%s",
+		(void *)__entry->call_site, __entry->ptr, __entry->bytes_req,
+		__entry->bytes_alloc, show_gfp_flags(__entry->gfp_flags),
+		__entry->node,
+		(IS_ENABLED(CONFIG_MEMCG_KMEM) && (__entry->gfp_flags & (__force unsigned long)__GFP_ACCOUNT)) ? "true" : "false")
+);
+
+KHIST_TRACE_EVENT(kfree,
+	TP_PROTO(unsigned long call_site, const void *ptr),
+	TP_ARGS(call_site, ptr),
+	TP_STRUCT__entry(
+		__field(unsigned long, call_site)
+		__field(const void *, ptr)
+	),
+	TP_fast_assign(
+		__entry->call_site = call_site;
+		__entry->ptr = ptr;
+	),
+	TP_printk("call_site=%pS ptr=%p", (void *)__entry->call_site, __entry->ptr)
+);
+
+#endif /* _KHIST_EV_KMEM_H */
+
+#include <khist/define_event.h>

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * events.h - khist's event registry, as the rest of khist sees it.
+ *
+ * Every event (built-in probe on a kernel tracepoint, event of another
+ * module, ftrace/print) is a struct khist_event with a schema (the layout
+ * the hist binder and the filter compiler bind against), a directory
+ * events/<system>/<name>/ and an enable state modelled on ftrace's:
+ *
+ *   attached      the probe is registered (user enable, or a soft user)
+ *   sm_ref        soft users: triggers, hist (khist_event_get_use())
+ *   soft_disabled attached for soft users only: records are built for the
+ *                 triggers but not written to the ring buffer
+ *
+ * Locking: khist_event_mutex protects the registry and every event's
+ * state; the fast path reads the few fields it needs with READ_ONCE().
+ */
+#ifndef _KHIST_EVENTS_EVENTS_H
+#define _KHIST_EVENTS_EVENTS_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <khist/event.h>
+#include "../fs/fs.h"
+
+struct khist_event_system;
+struct khist_instance;
+
+/**
+ * struct khist_event - a registered event
+ * @schema:        name, id and record layout (fields exclude the header)
+ * @def:           the static definition; NULL once unregistered
+ * @sys:           its system
+ * @dir:           events/<system>/<name>/
+ * @list:          entry in the registry, sorted by system then name
+ * @sys_list:      entry in @sys's event list
+ * @ref:           references: registry + one per file node
+ * @attached:      probe registered
+ * @sm_ref:        soft users (triggers, hist)
+ * @soft_disabled: attached for soft users only, not recorded
+ * @has_triggers:  call the trigger hook on every hit
+ * @filter_text:   the `filter` file's text, NULL when none
+ * @filter:        compiled filter (owned by the filter hook), or NULL
+ * @trigger_data:  for the trigger/hist code, untouched by the registry
+ */
+struct khist_event {
+	struct khist_event_schema schema;
+	struct khist_event_def *def;
+	struct khist_event_system *sys;
+	struct khist_node *dir;
+	struct list_head list;
+	struct list_head sys_list;
+	struct kref ref;
+	bool attached;
+	int sm_ref;
+	int soft_disabled;
+	int has_triggers;
+	char *filter_text;
+	void __rcu *filter;
+	void *trigger_data;
+};
+
+/**
+ * struct khist_trigger_ops - the trigger/hist engine, as the event files
+ * and the fast path call it (set once with khist_trigger_ops_set())
+ * @call:   one hit of @ev with triggers: @rec (common header first) of
+ *          @size bytes, timestamp @ts (trace clock, ns). Called on the
+ *          fast path before the filter and before the record is
+ *          committed: any context (NMI included), preemption disabled,
+ *          must not sleep, allocate or block. @rec is only valid during
+ *          the call.
+ * @write:  a write to events/<sys>/<name>/trigger (@buf NUL-terminated,
+ *          whitespace-trimmed, @append false when the file was opened with
+ *          O_TRUNC); process context, khist_event_mutex NOT held. Return 0
+ *          or -errno.
+ * @show:   print the `trigger` file; process context, mutex held. When
+ *          NULL, the file shows the "# Available triggers:" header.
+ * @hist:   print the `hist` file; process context, mutex held. NULL: empty.
+ * @removed: @ev is being unregistered: drop every trigger on it. Process
+ *          context, mutex held; the probe is already detached.
+ */
+struct khist_trigger_ops {
+	void (*call)(struct khist_event *ev, void *rec, unsigned int size,
+		     u64 ts);
+	int (*write)(struct khist_event *ev, char *buf, bool append);
+	int (*show)(struct seq_file *m, struct khist_event *ev);
+	int (*hist)(struct seq_file *m, struct khist_event *ev);
+	void (*removed)(struct khist_event *ev);
+};
+
+/**
+ * struct khist_filter_ops - the filter compiler, as the `filter` file and
+ * the fast path call it (set once with khist_filter_ops_set())
+ * @compile: compile @text (@len bytes) for @ev; store the object in *@out.
+ *           Process context, mutex held. 0 or -errno (the text is kept
+ *           and shown either way, like ftrace).
+ * @match:   does @rec pass? Any context, preemption disabled.
+ * @free:    free an object once no probe can see it (after an RCU grace
+ *           period); process context.
+ */
+struct khist_filter_ops {
+	int (*compile)(struct khist_event *ev, const char *text, size_t len,
+		       void **out);
+	bool (*match)(void *filter, const void *rec, unsigned int size);
+	void (*free)(void *filter);
+};
+
+extern struct mutex khist_event_mutex;
+extern struct list_head khist_event_list;
+extern const struct khist_trigger_ops *khist_trigger_ops;
+extern const struct khist_filter_ops *khist_filter_ops;
+
+/* Registry (registry.c). */
+int khist_events_init(struct khist_instance *inst);
+void khist_events_exit(void);
+struct khist_event *khist_event_find(const char *system, const char *name);
+struct khist_event *khist_event_by_id(unsigned int id);
+void khist_event_get(struct khist_event *ev);
+void khist_event_put(struct khist_event *ev);
+int khist_event_set_enabled(struct khist_event *ev, bool on, bool soft);
+int khist_event_get_use(struct khist_event *ev);
+void khist_event_put_use(struct khist_event *ev);
+void khist_event_soft_enable(struct khist_event *ev, bool on);
+void khist_event_set_triggers(struct khist_event *ev, bool on);
+void khist_trigger_ops_set(const struct khist_trigger_ops *ops);
+void khist_filter_ops_set(const struct khist_filter_ops *ops);
+const char *khist_event_enable_state(struct khist_event *ev, char *buf);
+const char *khist_event_system_name(struct khist_event_system *sys);
+int khist_event_system_for_each(struct khist_event_system *sys,
+				int (*fn)(struct khist_event *ev, void *arg),
+				void *arg);
+
+/* Files (files.c). */
+int khist_event_files_create(struct khist_event *ev);
+struct khist_node *khist_system_dir_create(struct khist_node *events_dir,
+					   struct khist_event_system *sys);
+int khist_events_top_files_create(struct khist_instance *inst);
+void khist_events_top_files_remove(struct khist_instance *inst);
+int khist_format_show(struct seq_file *m, struct khist_event *ev);
+
+/* Built-in events (builtin.c, syscalls.c, print.c). */
+int khist_builtin_register(void);
+void khist_builtin_unregister(void);
+extern struct khist_event_def khist_print_def;
+unsigned int khist_syscall_defs(struct khist_event_def **defs,
+				unsigned int max);
+
+#endif /* _KHIST_EVENTS_EVENTS_H */

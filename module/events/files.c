@@ -1,0 +1,763 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * files.c - the files of events/: per event enable, filter, format, id,
+ * trigger and hist; per system enable; events/enable, header_page and
+ * header_event; available_events and set_event at the instance root.
+ */
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+#include <asm/local.h>
+#include "khist.h"
+#include "events.h"
+
+/* Biggest write accepted by filter, trigger and set_event. */
+#define KHIST_CMD_MAX PAGE_SIZE
+
+static char *khist_copy_cmd(const char __user *ubuf, size_t cnt)
+{
+	if (cnt >= KHIST_CMD_MAX)
+		return ERR_PTR(-EINVAL);
+	return memdup_user_nul(ubuf, cnt);
+}
+
+/* Is the event still registered? Call with khist_event_mutex held. */
+static bool khist_ev_live(struct khist_event *ev)
+{
+	return ev->def && !list_empty(&ev->list);
+}
+
+/* ---- format ---- */
+
+/**
+ * khist_format_show() - the text of an event's format file
+ * @m:  where it goes
+ * @ev: the event
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0.
+ */
+int khist_format_show(struct seq_file *m, struct khist_event *ev)
+{
+	const struct khist_field_desc *f;
+	const char *br;
+	unsigned int i;
+
+	seq_printf(m, "name: %s\nID: %u\nformat:\n", ev->schema.name,
+		   ev->schema.id);
+	seq_puts(m,
+		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n");
+	for (i = 0; i < ev->schema.nr_fields; i++) {
+		f = &ev->schema.fields[i];
+		br = strchr(f->type, '[');
+		if (br && !strncmp(f->type, "__data_loc", 10))
+			br = NULL;
+		if (br)
+			seq_printf(m, "\tfield:%.*s %s%s;", (int)(br - f->type),
+				   f->type, f->name, br);
+		else
+			seq_printf(m, "\tfield:%s %s;", f->type, f->name);
+		seq_printf(m, "\toffset:%u;\tsize:%u;\tsigned:%u;\n", f->offset,
+			   f->size, f->is_signed);
+	}
+	seq_printf(m, "\nprint fmt: %s\n", ev->def->print_fmt);
+	return 0;
+}
+
+static int khist_format_seq(struct seq_file *m, void *v)
+{
+	struct khist_event *ev = m->private;
+	int ret = -ENODEV;
+
+	mutex_lock(&khist_event_mutex);
+	if (khist_ev_live(ev))
+		ret = khist_format_show(m, ev);
+	mutex_unlock(&khist_event_mutex);
+	return ret;
+}
+
+static int khist_format_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, khist_format_seq, inode->i_private);
+}
+
+static const struct file_operations khist_format_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_format_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* ---- id ---- */
+
+static ssize_t khist_id_read(struct file *file, char __user *ubuf, size_t cnt,
+			     loff_t *ppos)
+{
+	struct khist_event *ev = file->private_data;
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", ev->schema.id);
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static const struct file_operations khist_id_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_id_read,
+	.llseek = default_llseek,
+};
+
+/* ---- enable ---- */
+
+static ssize_t khist_enable_read(struct file *file, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct khist_event *ev = file->private_data;
+	char buf[4];
+
+	mutex_lock(&khist_event_mutex);
+	if (!khist_ev_live(ev)) {
+		mutex_unlock(&khist_event_mutex);
+		return -ENODEV;
+	}
+	khist_event_enable_state(ev, buf);
+	mutex_unlock(&khist_event_mutex);
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf));
+}
+
+static ssize_t khist_enable_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct khist_event *ev = file->private_data;
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+	mutex_lock(&khist_event_mutex);
+	ret = khist_ev_live(ev) ? khist_event_set_enabled(ev, val, false) :
+				  -ENODEV;
+	mutex_unlock(&khist_event_mutex);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations khist_enable_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_enable_read,
+	.write = khist_enable_write,
+	.llseek = default_llseek,
+};
+
+/* ---- filter ---- */
+
+static ssize_t khist_filter_read(struct file *file, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct khist_event *ev = file->private_data;
+	ssize_t ret;
+	char *text;
+
+	mutex_lock(&khist_event_mutex);
+	if (ev->filter_text)
+		text = kasprintf(GFP_KERNEL, "%s\n", ev->filter_text);
+	else
+		text = kstrdup("none\n", GFP_KERNEL);
+	mutex_unlock(&khist_event_mutex);
+	if (!text)
+		return -ENOMEM;
+	ret = simple_read_from_buffer(ubuf, cnt, ppos, text, strlen(text));
+	kfree(text);
+	return ret;
+}
+
+static ssize_t khist_filter_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct khist_event *ev = file->private_data;
+	const struct khist_filter_ops *ops;
+	void *old, *obj = NULL;
+	char *cmd, *text;
+	int ret = 0;
+
+	cmd = khist_copy_cmd(ubuf, cnt);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	text = strim(cmd);
+	mutex_lock(&khist_event_mutex);
+	if (!khist_ev_live(ev)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	ops = khist_filter_ops;
+	if (*text && strcmp(text, "0") && ops)
+		ret = ops->compile(ev, text, strlen(text), &obj);
+	old = rcu_replace_pointer(ev->filter, obj,
+				  lockdep_is_held(&khist_event_mutex));
+	kfree(ev->filter_text);
+	ev->filter_text = NULL;
+	if (*text && strcmp(text, "0")) {
+		ev->filter_text = kstrdup(text, GFP_KERNEL);
+		if (!ev->filter_text && !ret)
+			ret = -ENOMEM;
+	}
+	if (old) {
+		/* Probes read the filter under preempt-disable/SRCU. */
+		tracepoint_synchronize_unregister();
+		ops->free(old);
+	}
+out:
+	mutex_unlock(&khist_event_mutex);
+	kfree(cmd);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations khist_filter_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_filter_read,
+	.write = khist_filter_write,
+	.llseek = default_llseek,
+};
+
+/* ---- trigger, hist ---- */
+
+static const char khist_triggers_avail[] =
+	"# Available triggers:\n"
+	"# traceon traceoff snapshot stacktrace enable_event disable_event"
+	" enable_hist disable_hist hist\n";
+
+static int khist_trigger_seq(struct seq_file *m, void *v)
+{
+	struct khist_event *ev = m->private;
+	const struct khist_trigger_ops *ops;
+	int ret = 0;
+
+	mutex_lock(&khist_event_mutex);
+	ops = khist_trigger_ops;
+	if (!khist_ev_live(ev))
+		ret = -ENODEV;
+	else if (ops && ops->show)
+		ret = ops->show(m, ev);
+	else
+		seq_puts(m, khist_triggers_avail);
+	mutex_unlock(&khist_event_mutex);
+	return ret;
+}
+
+static int khist_trigger_open(struct inode *inode, struct file *file)
+{
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	return single_open(file, khist_trigger_seq, inode->i_private);
+}
+
+static int khist_trigger_release(struct inode *inode, struct file *file)
+{
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	return single_release(inode, file);
+}
+
+static ssize_t khist_trigger_write(struct file *file, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	struct khist_event *ev = file_inode(file)->i_private;
+	const struct khist_trigger_ops *ops = READ_ONCE(khist_trigger_ops);
+	char *cmd;
+	int ret;
+
+	cmd = khist_copy_cmd(ubuf, cnt);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	if (!*strim(cmd))
+		ret = 0;
+	else if (ops && ops->write)
+		ret = ops->write(ev, strim(cmd), !(file->f_flags & O_TRUNC));
+	else
+		ret = -EINVAL;
+	kfree(cmd);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static loff_t khist_trigger_llseek(struct file *file, loff_t off, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, off, whence);
+	file->f_pos = 0;
+	return 0;
+}
+
+static const struct file_operations khist_trigger_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_trigger_open,
+	.read = seq_read,
+	.write = khist_trigger_write,
+	.llseek = khist_trigger_llseek,
+	.release = khist_trigger_release,
+};
+
+static int khist_hist_seq(struct seq_file *m, void *v)
+{
+	struct khist_event *ev = m->private;
+	const struct khist_trigger_ops *ops;
+	int ret = 0;
+
+	mutex_lock(&khist_event_mutex);
+	ops = khist_trigger_ops;
+	if (!khist_ev_live(ev))
+		ret = -ENODEV;
+	else if (ops && ops->hist)
+		ret = ops->hist(m, ev);
+	mutex_unlock(&khist_event_mutex);
+	return ret;
+}
+
+static int khist_hist_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, khist_hist_seq, inode->i_private);
+}
+
+static const struct file_operations khist_hist_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_hist_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static void khist_event_node_release(void *data)
+{
+	khist_event_put(data);
+}
+
+/**
+ * khist_event_files_create() - fill events/<system>/<name>/
+ * @ev: the event, its directory made
+ *
+ * Each file holds a reference on @ev for as long as it exists.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0 or -errno (the caller removes the directory).
+ */
+int khist_event_files_create(struct khist_event *ev)
+{
+	static const struct {
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} files[] = {
+		{ "enable", KHIST_MODE_WRITE, &khist_enable_fops },
+		{ "filter", KHIST_MODE_WRITE, &khist_filter_fops },
+		{ "format", KHIST_MODE_READ, &khist_format_fops },
+		{ "hist", KHIST_MODE_READ, &khist_hist_fops },
+		{ "id", KHIST_MODE_READ, &khist_id_fops },
+		{ "trigger", KHIST_MODE_WRITE, &khist_trigger_fops },
+	};
+	struct khist_node *node;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		if (files[i].fops == &khist_enable_fops &&
+		    (ev->def->flags & KHIST_EVF_IGNORE_ENABLE))
+			continue;
+		node = khist_fs_create_file(ev->dir, files[i].name,
+					    files[i].mode, files[i].fops, ev);
+		if (IS_ERR(node))
+			return PTR_ERR(node);
+		khist_event_get(ev);
+		khist_fs_set_release(node, khist_event_node_release);
+	}
+	return 0;
+}
+
+/* ---- system and global enable ---- */
+
+struct khist_enable_walk {
+	unsigned int set;
+	bool on;
+	int ret;
+};
+
+static int khist_enable_collect(struct khist_event *ev, void *arg)
+{
+	struct khist_enable_walk *w = arg;
+
+	if (!(ev->def->flags & KHIST_EVF_IGNORE_ENABLE))
+		w->set |= 1 << ev->attached;
+	return 0;
+}
+
+static int khist_enable_apply(struct khist_event *ev, void *arg)
+{
+	struct khist_enable_walk *w = arg;
+	int ret;
+
+	if (ev->def->flags & KHIST_EVF_IGNORE_ENABLE)
+		return 0;
+	ret = khist_event_set_enabled(ev, w->on, false);
+	if (ret && !w->ret)
+		w->ret = ret;
+	return 0;
+}
+
+/* Walk one system (@sys) or every event (@sys NULL). */
+static void khist_enable_walk(struct khist_event_system *sys,
+			      int (*fn)(struct khist_event *, void *),
+			      struct khist_enable_walk *w)
+{
+	struct khist_event *ev;
+
+	if (sys) {
+		khist_event_system_for_each(sys, fn, w);
+		return;
+	}
+	list_for_each_entry(ev, &khist_event_list, list)
+		fn(ev, w);
+}
+
+static ssize_t khist_sys_enable_read(struct file *file, char __user *ubuf,
+				     size_t cnt, loff_t *ppos)
+{
+	static const char state[] = "?01X";
+	struct khist_enable_walk w = {};
+	char buf[2];
+
+	mutex_lock(&khist_event_mutex);
+	khist_enable_walk(file->private_data, khist_enable_collect, &w);
+	mutex_unlock(&khist_event_mutex);
+	buf[0] = state[w.set & 3];
+	buf[1] = '\n';
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, 2);
+}
+
+static ssize_t khist_sys_enable_write(struct file *file,
+				      const char __user *ubuf, size_t cnt,
+				      loff_t *ppos)
+{
+	struct khist_enable_walk w = {};
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+	w.on = val;
+	mutex_lock(&khist_event_mutex);
+	khist_enable_walk(file->private_data, khist_enable_apply, &w);
+	mutex_unlock(&khist_event_mutex);
+	if (w.ret)
+		return w.ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations khist_sys_enable_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_sys_enable_read,
+	.write = khist_sys_enable_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * khist_system_dir_create() - make events/<system>/ and its enable file
+ * @events_dir: the events/ directory
+ * @sys:        the system
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: the directory or an ERR_PTR.
+ */
+struct khist_node *khist_system_dir_create(struct khist_node *events_dir,
+					   struct khist_event_system *sys)
+{
+	struct khist_node *dir, *node;
+
+	dir = khist_fs_create_dir(events_dir, khist_event_system_name(sys),
+				  sys);
+	if (IS_ERR(dir))
+		return dir;
+	node = khist_fs_create_file(dir, "enable", KHIST_MODE_WRITE,
+				    &khist_sys_enable_fops, sys);
+	if (IS_ERR(node)) {
+		khist_fs_remove(dir);
+		return node;
+	}
+	return dir;
+}
+
+/* ---- header_page, header_event ---- */
+
+static ssize_t khist_header_page_read(struct file *file, char __user *ubuf,
+				      size_t cnt, loff_t *ppos)
+{
+	char buf[256];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf),
+			"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+			"\tfield: local_t commit;\toffset:8;\tsize:%zu;\tsigned:1;\n"
+			"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+			"\tfield: char data;\toffset:%zu;\tsize:%lu;\tsigned:%d;\n",
+			sizeof(local_t), 8 + sizeof(local_t),
+			PAGE_SIZE - 8 - sizeof(local_t),
+			(int)is_signed_type(char));
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static const char khist_header_event_text[] =
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n"
+	"\n"
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
+
+static ssize_t khist_header_event_read(struct file *file, char __user *ubuf,
+				       size_t cnt, loff_t *ppos)
+{
+	return simple_read_from_buffer(ubuf, cnt, ppos,
+				       khist_header_event_text,
+				       sizeof(khist_header_event_text) - 1);
+}
+
+static const struct file_operations khist_header_page_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_header_page_read,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations khist_header_event_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_header_event_read,
+	.llseek = default_llseek,
+};
+
+/* ---- available_events, set_event ---- */
+
+static int khist_events_list_show(struct seq_file *m, bool enabled_only)
+{
+	struct khist_event *ev;
+
+	mutex_lock(&khist_event_mutex);
+	list_for_each_entry(ev, &khist_event_list, list) {
+		if (ev->def->flags & KHIST_EVF_IGNORE_ENABLE)
+			continue;
+		if (enabled_only && !ev->attached)
+			continue;
+		seq_printf(m, "%s:%s\n", ev->schema.system, ev->schema.name);
+	}
+	mutex_unlock(&khist_event_mutex);
+	return 0;
+}
+
+static int khist_avail_seq(struct seq_file *m, void *v)
+{
+	return khist_events_list_show(m, false);
+}
+
+static int khist_set_event_seq(struct seq_file *m, void *v)
+{
+	return khist_events_list_show(m, true);
+}
+
+static int khist_avail_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, khist_avail_seq, NULL);
+}
+
+static const struct file_operations khist_avail_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_avail_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* Apply one set_event token ("sys:event", "sys:*", "event", "!..."). */
+static int khist_set_event_token(char *tok)
+{
+	const char *sys = NULL, *name = tok;
+	struct khist_event *ev;
+	bool on = true, any = false;
+	char *colon;
+	int ret = 0, r;
+
+	if (*tok == '!') {
+		on = false;
+		name = ++tok;
+	}
+	colon = strchr(tok, ':');
+	if (colon) {
+		*colon = '\0';
+		sys = tok;
+		name = colon + 1;
+		if (!*sys || !strcmp(sys, "*"))
+			sys = NULL;
+		if (!*name || !strcmp(name, "*"))
+			name = NULL;
+	} else if (!strcmp(name, "*")) {
+		name = NULL;
+	}
+	list_for_each_entry(ev, &khist_event_list, list) {
+		if (ev->def->flags & KHIST_EVF_IGNORE_ENABLE)
+			continue;
+		if (sys && strcmp(sys, ev->schema.system))
+			continue;
+		if (name && strcmp(name, ev->schema.name) &&
+		    (colon || strcmp(name, ev->schema.system)))
+			continue;
+		any = true;
+		r = khist_event_set_enabled(ev, on, false);
+		if (r && !ret)
+			ret = r;
+	}
+	return any ? ret : -EINVAL;
+}
+
+static ssize_t khist_set_event_write(struct file *file,
+				     const char __user *ubuf, size_t cnt,
+				     loff_t *ppos)
+{
+	char *cmd, *p, *tok;
+	int ret = 0;
+
+	cmd = khist_copy_cmd(ubuf, cnt);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
+	p = cmd;
+	mutex_lock(&khist_event_mutex);
+	while ((tok = strsep(&p, " \t\n")) != NULL) {
+		if (!*tok)
+			continue;
+		ret = khist_set_event_token(tok);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&khist_event_mutex);
+	kfree(cmd);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static int khist_set_event_open(struct inode *inode, struct file *file)
+{
+	struct khist_event *ev;
+
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&khist_event_mutex);
+		list_for_each_entry(ev, &khist_event_list, list)
+			if (!(ev->def->flags & KHIST_EVF_IGNORE_ENABLE))
+				khist_event_set_enabled(ev, false, false);
+		mutex_unlock(&khist_event_mutex);
+	}
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	return single_open(file, khist_set_event_seq, NULL);
+}
+
+static int khist_set_event_release(struct inode *inode, struct file *file)
+{
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	return single_release(inode, file);
+}
+
+static const struct file_operations khist_set_event_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_set_event_open,
+	.read = seq_read,
+	.write = khist_set_event_write,
+	.llseek = khist_trigger_llseek,
+	.release = khist_set_event_release,
+};
+
+/**
+ * khist_events_top_files_create() - events/enable, events/header_page,
+ * events/header_event, available_events and set_event
+ * @inst: the instance
+ *
+ * Context: process context.
+ * Return: 0 or -errno with nothing left behind.
+ */
+int khist_events_top_files_create(struct khist_instance *inst)
+{
+	struct khist_node *n;
+
+	n = khist_fs_create_file(inst->events_dir, "enable", KHIST_MODE_WRITE,
+				 &khist_sys_enable_fops, NULL);
+	if (IS_ERR(n))
+		goto fail;
+	n = khist_fs_create_file(inst->events_dir, "header_page",
+				 KHIST_MODE_READ, &khist_header_page_fops,
+				 NULL);
+	if (IS_ERR(n))
+		goto fail;
+	n = khist_fs_create_file(inst->events_dir, "header_event",
+				 KHIST_MODE_READ, &khist_header_event_fops,
+				 NULL);
+	if (IS_ERR(n))
+		goto fail;
+	n = khist_fs_create_file(inst->dir, "available_events",
+				 KHIST_MODE_READ, &khist_avail_fops, NULL);
+	if (IS_ERR(n))
+		goto fail;
+	n = khist_fs_create_file(inst->dir, "set_event", KHIST_MODE_WRITE,
+				 &khist_set_event_fops, NULL);
+	if (IS_ERR(n))
+		goto fail;
+	return 0;
+fail:
+	khist_events_top_files_remove(inst);
+	return PTR_ERR(n);
+}
+
+/**
+ * khist_events_top_files_remove() - undo khist_events_top_files_create()
+ * @inst: the instance
+ *
+ * Context: process context.
+ */
+void khist_events_top_files_remove(struct khist_instance *inst)
+{
+	static const char *const ev_files[] = {
+		"enable", "header_page", "header_event",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev_files); i++)
+		khist_fs_remove(khist_fs_lookup(inst->events_dir, ev_files[i]));
+	khist_fs_remove(khist_fs_lookup(inst->dir, "available_events"));
+	khist_fs_remove(khist_fs_lookup(inst->dir, "set_event"));
+}

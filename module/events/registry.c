@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * registry.c - the list of events, their ids, systems and enable state.
+ *
+ * An event comes from a struct khist_event_def (built-in, or registered by
+ * another module through khist_events_register()). Registration gives it
+ * an id, a directory and files; unregistration detaches its probe, waits
+ * until no probe can still be running, and drops it. Ids are handed out
+ * cyclically, so records of a removed event left in the ring buffer are
+ * never taken for another event: they print as an unknown type.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/xarray.h>
+#include "khist.h"
+#include "events.h"
+
+/* First dynamic id; lower ids are ftrace's fixed ones (print is 5). */
+#define KHIST_ID_FIRST 32
+#define KHIST_ID_LAST 0xffff
+
+/**
+ * struct khist_event_system - one events/<system>/ directory
+ * @name:   system name (owned)
+ * @dir:    its directory, NULL while it has no event
+ * @events: its events
+ * @list:   entry in khist_systems
+ */
+struct khist_event_system {
+	char *name;
+	struct khist_node *dir;
+	struct list_head events;
+	struct list_head list;
+};
+
+DEFINE_MUTEX(khist_event_mutex);
+LIST_HEAD(khist_event_list);
+const struct khist_trigger_ops *khist_trigger_ops;
+const struct khist_filter_ops *khist_filter_ops;
+
+static LIST_HEAD(khist_systems);
+static DEFINE_XARRAY_ALLOC(khist_event_ids);
+static u32 khist_next_id = KHIST_ID_FIRST;
+static struct khist_instance *khist_events_inst;
+
+/**
+ * khist_event_get() - take a reference on an event
+ * @ev: the event
+ *
+ * Context: any.
+ */
+void khist_event_get(struct khist_event *ev)
+{
+	kref_get(&ev->ref);
+}
+
+static void khist_event_release(struct kref *ref)
+{
+	struct khist_event *ev = container_of(ref, struct khist_event, ref);
+
+	kfree(ev->filter_text);
+	kfree(ev);
+}
+
+/**
+ * khist_event_put() - drop a reference on an event
+ * @ev: the event (may be NULL)
+ *
+ * Context: process context.
+ */
+void khist_event_put(struct khist_event *ev)
+{
+	if (ev)
+		kref_put(&ev->ref, khist_event_release);
+}
+
+/**
+ * khist_event_find() - look an event up by system and name
+ * @system: system name
+ * @name:   event name
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: the event or NULL.
+ */
+struct khist_event *khist_event_find(const char *system, const char *name)
+{
+	struct khist_event *ev;
+
+	lockdep_assert_held(&khist_event_mutex);
+	list_for_each_entry(ev, &khist_event_list, list)
+		if (!strcmp(ev->schema.system, system) &&
+		    !strcmp(ev->schema.name, name))
+			return ev;
+	return NULL;
+}
+
+/**
+ * khist_event_by_id() - look an event up by its id (common_type)
+ * @id: the id
+ *
+ * Context: process context with khist_event_mutex held, or an RCU read
+ * section (the event may then be unregistered under the caller).
+ * Return: the event or NULL.
+ */
+struct khist_event *khist_event_by_id(unsigned int id)
+{
+	return xa_load(&khist_event_ids, id);
+}
+
+struct khist_tp_find {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void khist_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct khist_tp_find *f = priv;
+
+	if (!f->tp && !strcmp(tp->name, f->name))
+		f->tp = tp;
+}
+
+static struct tracepoint *khist_tp_lookup(const char *name)
+{
+	struct khist_tp_find f = { .name = name };
+
+	for_each_kernel_tracepoint(khist_tp_match, &f);
+	return f.tp;
+}
+
+static int khist_event_attach(struct khist_event *ev)
+{
+	struct khist_event_def *def = ev->def;
+	struct tracepoint *tp;
+	int ret = 0;
+
+	if (def->reg) {
+		ret = def->reg(def, true);
+	} else if (def->tp_name) {
+		tp = khist_tp_lookup(def->tp_name);
+		if (!tp)
+			return -ENOENT;
+		ret = tracepoint_probe_register(tp, def->probe, def);
+	}
+	if (ret)
+		return ret;
+	WRITE_ONCE(def->active, 1);
+	ev->attached = true;
+	return 0;
+}
+
+static void khist_event_detach(struct khist_event *ev)
+{
+	struct khist_event_def *def = ev->def;
+	struct tracepoint *tp;
+
+	WRITE_ONCE(def->active, 0);
+	ev->attached = false;
+	if (def->reg) {
+		def->reg(def, false);
+	} else if (def->tp_name) {
+		tp = khist_tp_lookup(def->tp_name);
+		if (tp)
+			WARN_ON_ONCE(tracepoint_probe_unregister(tp, def->probe,
+								 def));
+	}
+}
+
+/**
+ * khist_event_set_enabled() - enable or disable an event, hard or soft
+ * @ev:   the event
+ * @on:   enable or disable
+ * @soft: a soft user (trigger, hist) rather than the enable file
+ *
+ * Hard enable records the event; a soft user only needs the probe, so an
+ * event that is not hard-enabled stays soft-disabled while it has soft
+ * users ("0*" in its enable file). Hard disable of an event with soft
+ * users keeps the probe and only soft-disables it.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0 or -errno (the probe could not be attached).
+ */
+int khist_event_set_enabled(struct khist_event *ev, bool on, bool soft)
+{
+	bool detach;
+	int ret;
+
+	lockdep_assert_held(&khist_event_mutex);
+	if (!ev->def)
+		return -ENODEV;
+	if (!on) {
+		if (soft) {
+			if (WARN_ON_ONCE(ev->sm_ref <= 0))
+				return -EINVAL;
+			if (--ev->sm_ref > 0)
+				return 0;
+			detach = READ_ONCE(ev->soft_disabled);
+		} else {
+			detach = !ev->sm_ref;
+		}
+		if (detach && ev->attached)
+			khist_event_detach(ev);
+		WRITE_ONCE(ev->soft_disabled, ev->sm_ref > 0);
+		return 0;
+	}
+	if (soft) {
+		if (++ev->sm_ref > 1)
+			return 0;
+	} else {
+		WRITE_ONCE(ev->soft_disabled, 0);
+	}
+	if (ev->attached)
+		return 0;
+	if (soft)
+		WRITE_ONCE(ev->soft_disabled, 1);
+	ret = khist_event_attach(ev);
+	if (ret) {
+		if (soft)
+			ev->sm_ref--;
+		WRITE_ONCE(ev->soft_disabled, 0);
+	}
+	return ret;
+}
+
+/**
+ * khist_event_get_use() - attach an event for a trigger or a histogram
+ * @ev: the event
+ *
+ * The event's probe runs (and the trigger hook is called when
+ * khist_event_set_triggers() is on) whether or not the event is enabled;
+ * its enable file shows the soft mode with a '*'.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0 or -errno.
+ */
+int khist_event_get_use(struct khist_event *ev)
+{
+	return khist_event_set_enabled(ev, true, true);
+}
+
+/**
+ * khist_event_put_use() - drop a use taken by khist_event_get_use()
+ * @ev: the event
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_event_put_use(struct khist_event *ev)
+{
+	khist_event_set_enabled(ev, false, true);
+}
+
+/**
+ * khist_event_soft_enable() - let a soft-mode event record, or stop it
+ * @ev: the event, with at least one use
+ * @on: record (enable_event trigger) or not (disable_event trigger)
+ *
+ * Context: any, including the fast path of another event.
+ */
+void khist_event_soft_enable(struct khist_event *ev, bool on)
+{
+	WRITE_ONCE(ev->soft_disabled, !on);
+}
+
+/**
+ * khist_event_set_triggers() - turn the per-hit trigger hook on or off
+ * @ev: the event
+ * @on: call khist_trigger_ops->call on every hit
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_event_set_triggers(struct khist_event *ev, bool on)
+{
+	WRITE_ONCE(ev->has_triggers, on);
+}
+
+/**
+ * khist_trigger_ops_set() - install the trigger/hist engine
+ * @ops: its callbacks (static), or NULL
+ *
+ * Context: process context.
+ */
+void khist_trigger_ops_set(const struct khist_trigger_ops *ops)
+{
+	mutex_lock(&khist_event_mutex);
+	WRITE_ONCE(khist_trigger_ops, ops);
+	mutex_unlock(&khist_event_mutex);
+}
+
+/**
+ * khist_filter_ops_set() - install the filter compiler
+ * @ops: its callbacks (static), or NULL
+ *
+ * Context: process context.
+ */
+void khist_filter_ops_set(const struct khist_filter_ops *ops)
+{
+	mutex_lock(&khist_event_mutex);
+	WRITE_ONCE(khist_filter_ops, ops);
+	mutex_unlock(&khist_event_mutex);
+}
+
+/**
+ * khist_event_enable_state() - what the event's enable file shows
+ * @ev:  the event
+ * @buf: at least 4 bytes
+ *
+ * Context: khist_event_mutex held.
+ * Return: @buf, holding "0", "1", "0*" or "1*" and a newline.
+ */
+const char *khist_event_enable_state(struct khist_event *ev, char *buf)
+{
+	bool rec = ev->attached && !READ_ONCE(ev->soft_disabled);
+	bool soft = ev->sm_ref || READ_ONCE(ev->soft_disabled);
+
+	buf[0] = rec ? '1' : '0';
+	buf[1] = soft ? '*' : '\n';
+	buf[2] = soft ? '\n' : '\0';
+	buf[3] = '\0';
+	return buf;
+}
+
+static struct khist_event_system *khist_system_get(const char *name)
+{
+	struct khist_event_system *sys;
+
+	list_for_each_entry(sys, &khist_systems, list)
+		if (!strcmp(sys->name, name))
+			goto have;
+	sys = kzalloc(sizeof(*sys), GFP_KERNEL);
+	if (!sys)
+		return ERR_PTR(-ENOMEM);
+	sys->name = kstrdup(name, GFP_KERNEL);
+	if (!sys->name) {
+		kfree(sys);
+		return ERR_PTR(-ENOMEM);
+	}
+	INIT_LIST_HEAD(&sys->events);
+	list_add_tail(&sys->list, &khist_systems);
+have:
+	if (!sys->dir) {
+		sys->dir = khist_system_dir_create(khist_events_inst->events_dir,
+						   sys);
+		if (IS_ERR(sys->dir)) {
+			long err = PTR_ERR(sys->dir);
+
+			sys->dir = NULL;
+			return ERR_PTR(err);
+		}
+	}
+	return sys;
+}
+
+static void khist_system_drop_dir(struct khist_event_system *sys)
+{
+	if (sys->dir && list_empty(&sys->events)) {
+		khist_fs_remove(sys->dir);
+		sys->dir = NULL;
+	}
+}
+
+/**
+ * khist_event_system_name() - name of an event's system
+ * @sys: the system
+ *
+ * Context: any.
+ * Return: the name.
+ */
+const char *khist_event_system_name(struct khist_event_system *sys)
+{
+	return sys->name;
+}
+
+/**
+ * khist_event_system_for_each() - call @fn on every event of a system
+ * @sys: the system
+ * @fn:  callback; a non-zero return stops the walk
+ * @arg: passed to @fn
+ *
+ * Context: khist_event_mutex held.
+ * Return: the last value @fn returned, or 0.
+ */
+int khist_event_system_for_each(struct khist_event_system *sys,
+				int (*fn)(struct khist_event *ev, void *arg),
+				void *arg)
+{
+	struct khist_event *ev;
+	int ret;
+
+	list_for_each_entry(ev, &sys->events, sys_list) {
+		ret = fn(ev, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int khist_event_add(struct khist_event_def *def)
+{
+	struct khist_event_system *sys;
+	struct khist_event *ev;
+	u32 id;
+	int ret;
+
+	if (khist_event_find(def->system, def->name))
+		return -EEXIST;
+	if (def->layout)
+		def->layout();
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	kref_init(&ev->ref);
+	INIT_LIST_HEAD(&ev->list);
+	INIT_LIST_HEAD(&ev->sys_list);
+	ev->def = def;
+	ev->schema.system = def->system;
+	ev->schema.name = def->name;
+	ev->schema.fields = def->fields;
+	ev->schema.nr_fields = def->nr_fields;
+	ev->schema.rec_size = def->rec_size;
+	if (def->fixed_id) {
+		id = def->fixed_id;
+		ret = xa_insert(&khist_event_ids, id, ev, GFP_KERNEL);
+	} else {
+		ret = xa_alloc_cyclic(&khist_event_ids, &id, ev,
+				      XA_LIMIT(KHIST_ID_FIRST, KHIST_ID_LAST),
+				      &khist_next_id, GFP_KERNEL);
+		if (ret > 0)
+			ret = 0;
+	}
+	if (ret)
+		goto out_free;
+	ev->schema.id = id;
+	sys = khist_system_get(def->system);
+	if (IS_ERR(sys)) {
+		ret = PTR_ERR(sys);
+		goto out_id;
+	}
+	ev->sys = sys;
+	ev->dir = khist_fs_create_dir(sys->dir, def->name, ev);
+	if (IS_ERR(ev->dir)) {
+		ret = PTR_ERR(ev->dir);
+		goto out_sys;
+	}
+	ret = khist_event_files_create(ev);
+	if (ret)
+		goto out_dir;
+	list_add_tail(&ev->sys_list, &sys->events);
+	list_add_tail(&ev->list, &khist_event_list);
+	WRITE_ONCE(def->ev, ev);
+	return 0;
+
+out_dir:
+	khist_fs_remove(ev->dir);
+out_sys:
+	khist_system_drop_dir(sys);
+out_id:
+	xa_erase(&khist_event_ids, id);
+out_free:
+	khist_event_put(ev);
+	return ret;
+}
+
+/* First half of removal: detach and unlink. The caller then waits for
+ * running probes and calls khist_event_free().
+ */
+static struct khist_event *khist_event_unlink(struct khist_event_def *def)
+{
+	struct khist_event *ev = def->ev;
+	const struct khist_trigger_ops *tops = khist_trigger_ops;
+
+	if (!ev)
+		return NULL;
+	if (ev->attached)
+		khist_event_detach(ev);
+	if (tops && tops->removed)
+		tops->removed(ev);
+	WRITE_ONCE(ev->has_triggers, 0);
+	khist_fs_remove(ev->dir);
+	list_del_init(&ev->list);
+	list_del_init(&ev->sys_list);
+	khist_system_drop_dir(ev->sys);
+	xa_erase(&khist_event_ids, ev->schema.id);
+	WRITE_ONCE(def->ev, NULL);
+	return ev;
+}
+
+static void khist_event_free(struct khist_event *ev)
+{
+	void *f = rcu_dereference_protected(ev->filter, 1);
+
+	if (f && khist_filter_ops)
+		khist_filter_ops->free(f);
+	RCU_INIT_POINTER(ev->filter, NULL);
+	ev->def = NULL;
+	khist_event_put(ev);
+}
+
+static void khist_events_remove(struct khist_event_def *const *defs,
+				unsigned int nr)
+{
+	struct khist_event **gone;
+	unsigned int i;
+
+	gone = kcalloc(nr, sizeof(*gone), GFP_KERNEL);
+	for (i = 0; i < nr; i++) {
+		struct khist_event *ev = khist_event_unlink(defs[i]);
+
+		if (gone)
+			gone[i] = ev;
+		else if (ev)
+			ev->def = NULL;
+	}
+	/* No probe of these events runs after this. */
+	tracepoint_synchronize_unregister();
+	for (i = 0; gone && i < nr; i++)
+		if (gone[i])
+			khist_event_free(gone[i]);
+	kfree(gone);
+}
+
+/**
+ * khist_events_register() - add events to khist
+ * @defs: their definitions; they must stay valid until unregistered
+ * @nr:   number of @defs
+ *
+ * Each event gets an id and its directory events/<system>/<name>/. The
+ * event is not attached until enabled or used by a trigger.
+ *
+ * Context: process context (module init).
+ * Return: 0, or -errno with none of @defs registered.
+ */
+int khist_events_register(struct khist_event_def *const *defs,
+			  unsigned int nr)
+{
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&khist_event_mutex);
+	if (!khist_events_inst) {
+		ret = -ENODEV;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		ret = khist_event_add(defs[i]);
+		if (ret) {
+			pr_warn("cannot register event %s:%s: %d\n",
+				defs[i]->system, defs[i]->name, ret);
+			khist_events_remove(defs, i);
+			break;
+		}
+	}
+out:
+	mutex_unlock(&khist_event_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(khist_events_register);
+
+/**
+ * khist_events_unregister() - remove events added by khist_events_register()
+ * @defs: their definitions
+ * @nr:   number of @defs
+ *
+ * Detaches the probes and waits until none of them can still run, so the
+ * caller may free or unload what the probes use once this returns.
+ *
+ * Context: process context (module exit).
+ */
+void khist_events_unregister(struct khist_event_def *const *defs,
+			     unsigned int nr)
+{
+	mutex_lock(&khist_event_mutex);
+	khist_events_remove(defs, nr);
+	mutex_unlock(&khist_event_mutex);
+}
+EXPORT_SYMBOL_GPL(khist_events_unregister);
+
+/**
+ * khist_events_init() - bring the event registry up for an instance
+ * @inst: the top-level instance (its events/ directory exists)
+ *
+ * Context: process context, module init.
+ * Return: 0 or -errno with nothing left behind.
+ */
+int khist_events_init(struct khist_instance *inst)
+{
+	int ret;
+
+	ret = khist_events_top_files_create(inst);
+	if (ret)
+		return ret;
+	mutex_lock(&khist_event_mutex);
+	khist_events_inst = inst;
+	mutex_unlock(&khist_event_mutex);
+	ret = khist_builtin_register();
+	if (ret) {
+		mutex_lock(&khist_event_mutex);
+		khist_events_inst = NULL;
+		mutex_unlock(&khist_event_mutex);
+		khist_events_top_files_remove(inst);
+	}
+	return ret;
+}
+
+/**
+ * khist_events_exit() - remove every built-in event and the registry files
+ *
+ * Context: process context, module exit.
+ */
+void khist_events_exit(void)
+{
+	struct khist_event_system *sys, *tmp;
+	struct khist_instance *inst = khist_events_inst;
+
+	khist_builtin_unregister();
+	mutex_lock(&khist_event_mutex);
+	khist_events_inst = NULL;
+	WARN_ON(!list_empty(&khist_event_list));
+	list_for_each_entry_safe(sys, tmp, &khist_systems, list) {
+		if (sys->dir)
+			khist_fs_remove(sys->dir);
+		list_del(&sys->list);
+		kfree(sys->name);
+		kfree(sys);
+	}
+	mutex_unlock(&khist_event_mutex);
+	if (inst)
+		khist_events_top_files_remove(inst);
+	xa_destroy(&khist_event_ids);
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syscalls.c - syscalls:sys_enter_<name> / sys_exit_<name> for a few
+ * system calls, built on the raw sys_enter / sys_exit tracepoints: one
+ * shared probe per direction, attached while any of these events is, picks
+ * the events of the syscall number it sees. Records, format files and
+ * output follow ftrace's syscall events: every argument is an unsigned
+ * long slot whatever its C type.
+ */
+#include <linux/compat.h>
+#include <linux/ptrace.h>
+#include <linux/tracepoint.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+#include "khist.h"
+#include "events.h"
+
+#define KHIST_SC_MAXARGS 6
+
+struct khist_sc_enter_rec {
+	struct khist_common_hdr ent;
+	int nr;
+	unsigned long args[];
+};
+
+struct khist_sc_exit_rec {
+	struct khist_common_hdr ent;
+	int nr;
+	long ret;
+};
+
+/**
+ * struct khist_syscall - one traced system call
+ * @nr:     its number
+ * @name:   "sys_<name>", as the output shows it
+ * @nargs:  number of arguments
+ * @argn:   argument names
+ * @enter:  syscalls:sys_enter_<name>
+ * @exit:   syscalls:sys_exit_<name>
+ */
+struct khist_syscall {
+	int nr;
+	const char *name;
+	unsigned int nargs;
+	const char *const *argn;
+	struct khist_event_def enter;
+	struct khist_event_def exit;
+};
+
+#define KHIST_SC_NR_FIELD \
+	{ "__syscall_nr", "int", 8, 4, 1, KHIST_FK_INT, 4 }
+#define KHIST_SC_ARG(name, type, i) \
+	{ name, type, 16 + 8 * (i), 8, 0, KHIST_FK_INT, 8 }
+
+static struct khist_field_desc khist_openat_fields[] = {
+	KHIST_SC_NR_FIELD,
+	KHIST_SC_ARG("dfd", "int", 0),
+	KHIST_SC_ARG("filename", "const char *", 1),
+	KHIST_SC_ARG("flags", "int", 2),
+	KHIST_SC_ARG("mode", "umode_t", 3),
+};
+
+static struct khist_field_desc khist_read_fields[] = {
+	KHIST_SC_NR_FIELD,
+	KHIST_SC_ARG("fd", "unsigned int", 0),
+	KHIST_SC_ARG("buf", "char *", 1),
+	KHIST_SC_ARG("count", "size_t", 2),
+};
+
+static struct khist_field_desc khist_sc_exit_fields[] = {
+	KHIST_SC_NR_FIELD,
+	{ "ret", "long", 16, 8, 1, KHIST_FK_INT, 8 },
+};
+
+static const char *const khist_openat_args[] = {
+	"dfd", "filename", "flags", "mode",
+};
+
+static const char *const khist_read_args[] = { "fd", "buf", "count" };
+
+static void khist_sc_print_enter(struct khist_print_ctx *p);
+static void khist_sc_print_exit(struct khist_print_ctx *p);
+static int khist_sc_reg(struct khist_event_def *def, bool on);
+
+#define KHIST_SC_DEF(sc, dir, flds, fmt, rsize)				\
+	{								\
+		.system = "syscalls", .name = #dir "_" #sc,		\
+		.fields = flds, .nr_fields = ARRAY_SIZE(flds),		\
+		.rec_size = rsize, .print_fmt = fmt,			\
+		.print = khist_sc_print_##dir, .reg = khist_sc_reg,	\
+		.flags = KHIST_EVF_NO_NAME,				\
+	}
+
+#define KHIST_SYSCALL(sc, args, flds, fmt)				\
+	{								\
+		.nr = __NR_##sc, .name = "sys_" #sc,			\
+		.nargs = ARRAY_SIZE(args), .argn = args,		\
+		.enter = KHIST_SC_DEF(sc, enter, flds, fmt,		\
+				      16 + 8 * ARRAY_SIZE(args)),	\
+		.exit = KHIST_SC_DEF(sc, exit, khist_sc_exit_fields,	\
+				     "\"0x%lx\", REC->ret",		\
+				     sizeof(struct khist_sc_exit_rec)),	\
+	}
+
+static struct khist_syscall khist_syscalls[] = {
+	KHIST_SYSCALL(openat, khist_openat_args, khist_openat_fields,
+		      "\"dfd: 0x%08lx, filename: 0x%08lx, flags: 0x%08lx, mode: 0x%08lx\", ((unsigned long)(REC->dfd)), ((unsigned long)(REC->filename)), ((unsigned long)(REC->flags)), ((unsigned long)(REC->mode))"),
+	KHIST_SYSCALL(read, khist_read_args, khist_read_fields,
+		      "\"fd: 0x%08lx, buf: 0x%08lx, count: 0x%08lx\", ((unsigned long)(REC->fd)), ((unsigned long)(REC->buf)), ((unsigned long)(REC->count))"),
+};
+
+static struct khist_syscall *khist_sc_of(const struct khist_print_ctx *p)
+{
+	const struct khist_common_hdr *hdr = p->rec;
+	struct khist_event *ev = khist_event_by_id(hdr->type);
+	unsigned int i;
+
+	for (i = 0; ev && i < ARRAY_SIZE(khist_syscalls); i++)
+		if (ev->def == &khist_syscalls[i].enter ||
+		    ev->def == &khist_syscalls[i].exit)
+			return &khist_syscalls[i];
+	return NULL;
+}
+
+static void khist_sc_print_enter(struct khist_print_ctx *p)
+{
+	const struct khist_sc_enter_rec *r = p->rec;
+	struct khist_syscall *sc = khist_sc_of(p);
+	unsigned int i;
+
+	if (!sc)
+		return;
+	khist_out_printf(p->out, "%s(", sc->name);
+	for (i = 0; i < sc->nargs; i++)
+		khist_out_printf(p->out, "%s: %lx%s", sc->argn[i], r->args[i],
+				 i == sc->nargs - 1 ? "" : ", ");
+	khist_out_printf(p->out, ")");
+}
+
+static void khist_sc_print_exit(struct khist_print_ctx *p)
+{
+	const struct khist_sc_exit_rec *r = p->rec;
+	struct khist_syscall *sc = khist_sc_of(p);
+
+	if (sc)
+		khist_out_printf(p->out, "%s -> 0x%lx", sc->name, r->ret);
+}
+
+static void khist_sc_enter_probe(void *data, struct pt_regs *regs, long id)
+{
+	struct khist_sc_enter_rec *r;
+	unsigned long args[KHIST_SC_MAXARGS];
+	struct khist_rec_ctx ctx;
+	struct khist_syscall *sc;
+	unsigned int i;
+
+	if (in_compat_syscall())
+		return;
+	for (i = 0; i < ARRAY_SIZE(khist_syscalls); i++) {
+		sc = &khist_syscalls[i];
+		if (sc->nr != id || !READ_ONCE(sc->enter.active))
+			continue;
+		r = khist_rec_reserve(&ctx, &sc->enter, sc->enter.rec_size);
+		if (!r)
+			return;
+		syscall_get_arguments(current, regs, args);
+		r->nr = id;
+		memcpy(r->args, args, sizeof(args[0]) * sc->nargs);
+		khist_rec_commit(&ctx);
+		return;
+	}
+}
+
+static void khist_sc_exit_probe(void *data, struct pt_regs *regs, long ret)
+{
+	struct khist_sc_exit_rec *r;
+	struct khist_rec_ctx ctx;
+	struct khist_syscall *sc;
+	unsigned int i;
+	int nr;
+
+	if (in_compat_syscall())
+		return;
+	nr = syscall_get_nr(current, regs);
+	for (i = 0; i < ARRAY_SIZE(khist_syscalls); i++) {
+		sc = &khist_syscalls[i];
+		if (sc->nr != nr || !READ_ONCE(sc->exit.active))
+			continue;
+		r = khist_rec_reserve(&ctx, &sc->exit, sizeof(*r));
+		if (!r)
+			return;
+		r->nr = nr;
+		r->ret = ret;
+		khist_rec_commit(&ctx);
+		return;
+	}
+}
+
+struct khist_tp_by_name {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void khist_sc_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct khist_tp_by_name *f = priv;
+
+	if (!strcmp(tp->name, f->name))
+		f->tp = tp;
+}
+
+/* Users of each shared probe; khist_event_mutex serialises them. */
+static unsigned int khist_sc_users[2];
+
+static int khist_sc_reg(struct khist_event_def *def, bool on)
+{
+	static const char *const tps[2] = { "sys_enter", "sys_exit" };
+	void *const probes[2] = { khist_sc_enter_probe, khist_sc_exit_probe };
+	struct khist_tp_by_name f = {};
+	int dir = !strncmp(def->name, "sys_exit", 8);
+	int ret = 0;
+
+	lockdep_assert_held(&khist_event_mutex);
+	f.name = tps[dir];
+	if (on ? khist_sc_users[dir]++ : --khist_sc_users[dir])
+		return 0;
+	for_each_kernel_tracepoint(khist_sc_tp_match, &f);
+	if (!f.tp) {
+		ret = -ENOENT;
+	} else if (on) {
+		ret = tracepoint_probe_register(f.tp, probes[dir], NULL);
+	} else {
+		WARN_ON_ONCE(tracepoint_probe_unregister(f.tp, probes[dir],
+							 NULL));
+	}
+	if (ret)
+		khist_sc_users[dir]--;
+	return ret;
+}
+
+/**
+ * khist_syscall_defs() - the syscall event definitions
+ * @defs: filled with up to @max definitions
+ * @max:  room in @defs
+ *
+ * Context: process context.
+ * Return: how many definitions there are.
+ */
+unsigned int khist_syscall_defs(struct khist_event_def **defs,
+				unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(khist_syscalls); i++) {
+		if (n < max)
+			defs[n] = &khist_syscalls[i].enter;
+		n++;
+		if (n < max)
+			defs[n] = &khist_syscalls[i].exit;
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringbuf.c - the fast path (reserve, trigger hook, filter, commit) and the
+ * text form of a record.
+ *
+ * A probe reserves its record in the ring buffer when the event is to be
+ * recorded, or in a per-CPU scratch slot when only its triggers want it
+ * (soft mode, tracing_on 0, buffer full). The scratch has one slot per
+ * context level (task, softirq, hardirq, NMI), so a probe interrupted by
+ * another never shares its slot; nothing is allocated and no lock is
+ * taken on this path.
+ */
+#include <linux/hardirq.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/trace_clock.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint.h>
+#include "khist.h"
+#include "events/events.h"
+#include "ringbuf.h"
+
+#define KHIST_SCRATCH_LEVELS 4
+
+struct khist_scratch {
+	int level;
+	char slot[KHIST_SCRATCH_LEVELS][KHIST_REC_MAX] __aligned(8);
+};
+
+static struct khist_scratch __percpu *khist_scratch;
+struct khist_buffer *khist_buf;
+
+/* pid -> comm, for the TASK column (ftrace's saved_cmdlines). */
+#define KHIST_COMM_SLOTS 1024
+struct khist_comm {
+	int pid;
+	char comm[TASK_COMM_LEN];
+};
+
+static struct khist_comm khist_comms[KHIST_COMM_SLOTS];
+static arch_spinlock_t khist_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+
+static void khist_comm_save(struct task_struct *tsk)
+{
+	struct khist_comm *c = &khist_comms[tsk->pid % KHIST_COMM_SLOTS];
+
+	if (!tsk->pid)
+		return;
+	if (READ_ONCE(c->pid) == tsk->pid &&
+	    !strncmp(c->comm, tsk->comm, TASK_COMM_LEN))
+		return;
+	/* Never wait: an NMI may have interrupted the holder. */
+	if (!arch_spin_trylock(&khist_comm_lock))
+		return;
+	c->pid = tsk->pid;
+	strscpy(c->comm, tsk->comm, TASK_COMM_LEN);
+	arch_spin_unlock(&khist_comm_lock);
+}
+
+/**
+ * khist_comm_lookup() - the name of a pid, as the TASK column shows it
+ * @pid:  the pid
+ * @comm: TASK_COMM_LEN bytes: the name, "<idle>" or "<...>"
+ *
+ * Context: process context.
+ */
+void khist_comm_lookup(int pid, char *comm)
+{
+	struct khist_comm *c = &khist_comms[(unsigned int)pid %
+					    KHIST_COMM_SLOTS];
+	unsigned long flags;
+
+	if (!pid) {
+		strscpy(comm, "<idle>", TASK_COMM_LEN);
+		return;
+	}
+	local_irq_save(flags);
+	arch_spin_lock(&khist_comm_lock);
+	if (c->pid == pid)
+		memcpy(comm, c->comm, TASK_COMM_LEN);
+	else
+		strscpy(comm, "<...>", TASK_COMM_LEN);
+	arch_spin_unlock(&khist_comm_lock);
+	local_irq_restore(flags);
+	comm[TASK_COMM_LEN - 1] = '\0';
+}
+
+/*
+ * The common_flags and common_preempt_count of a record, as ftrace computes
+ * them for a trace event: the probe runs with one preemption level taken
+ * by the tracepoint (or by khist_trace_<name>()), which is not counted.
+ */
+static void khist_fill_hdr(struct khist_common_hdr *hdr, u16 type)
+{
+	unsigned int pc = preempt_count();
+	unsigned int depth, mig = 0;
+	u8 flags = 0;
+
+	if (irqs_disabled())
+		flags |= TRACE_FLAG_IRQS_OFF;
+	if (pc & NMI_MASK)
+		flags |= TRACE_FLAG_NMI;
+	if (pc & HARDIRQ_MASK)
+		flags |= TRACE_FLAG_HARDIRQ;
+	if (in_serving_softirq())
+		flags |= TRACE_FLAG_SOFTIRQ;
+	if (softirq_count() >> (SOFTIRQ_SHIFT + 1))
+		flags |= TRACE_FLAG_BH_OFF;
+	if (tif_need_resched())
+		flags |= TRACE_FLAG_NEED_RESCHED;
+	if (test_preempt_need_resched())
+		flags |= TRACE_FLAG_PREEMPT_RESCHED;
+	depth = min_t(unsigned int, pc & 0xff, 0xf);
+	if (depth)
+		depth--;
+#ifdef CONFIG_SMP
+	mig = min_t(unsigned int, current->migration_disabled, 0xf);
+#endif
+	hdr->type = type;
+	hdr->flags = flags;
+	hdr->preempt_count = depth | mig << 4;
+	hdr->pid = current->pid;
+}
+
+/**
+ * khist_rec_reserve() - start a record of an event
+ * @ctx:  the record's context, on the caller's stack
+ * @def:  the event
+ * @size: bytes, common header included
+ *
+ * Context: any (NMI included), preemption disabled.
+ * Return: the record with its common header filled, or NULL when nobody
+ * wants it (then khist_rec_commit() must not be called).
+ */
+void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
+			unsigned int size)
+{
+	struct khist_event *ev = READ_ONCE(def->ev);
+	struct khist_buffer *buf = READ_ONCE(khist_buf);
+	struct khist_scratch *s;
+	int level;
+
+	if (unlikely(!ev || !buf))
+		return NULL;
+	ctx->def = def;
+	ctx->size = size;
+	ctx->rbe = NULL;
+	ctx->level = -1;
+	if (!READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on)) {
+		ctx->rbe = ring_buffer_lock_reserve(buf->rb, size);
+		if (ctx->rbe) {
+			ctx->rec = ring_buffer_event_data(ctx->rbe);
+			goto fill;
+		}
+	}
+	if (!READ_ONCE(ev->has_triggers) || size > KHIST_REC_MAX)
+		return NULL;
+	s = this_cpu_ptr(khist_scratch);
+	level = this_cpu_inc_return(khist_scratch->level) - 1;
+	if (level >= KHIST_SCRATCH_LEVELS) {
+		this_cpu_dec(khist_scratch->level);
+		return NULL;
+	}
+	ctx->level = level;
+	ctx->rec = s->slot[level];
+fill:
+	khist_fill_hdr(ctx->rec, ev->schema.id);
+	return ctx->rec;
+}
+EXPORT_SYMBOL_GPL(khist_rec_reserve);
+
+/**
+ * khist_rec_commit() - finish a record: triggers, filter, ring buffer
+ * @ctx: the context khist_rec_reserve() filled
+ *
+ * Context: any (NMI included), preemption disabled.
+ */
+void khist_rec_commit(struct khist_rec_ctx *ctx)
+{
+	struct khist_event *ev = READ_ONCE(ctx->def->ev);
+	struct khist_buffer *buf = khist_buf;
+	const struct khist_trigger_ops *tops;
+	const struct khist_filter_ops *fops;
+	void *filter;
+
+	if (ev && READ_ONCE(ev->has_triggers)) {
+		tops = READ_ONCE(khist_trigger_ops);
+		if (tops && tops->call)
+			tops->call(ev, ctx->rec, ctx->size, trace_clock_local());
+	}
+	if (!ctx->rbe) {
+		this_cpu_dec(khist_scratch->level);
+		return;
+	}
+	filter = ev ? rcu_dereference_sched(ev->filter) : NULL;
+	fops = READ_ONCE(khist_filter_ops);
+	if (filter && fops && !fops->match(filter, ctx->rec, ctx->size)) {
+		ring_buffer_discard_commit(buf->rb, ctx->rbe);
+		return;
+	}
+	khist_comm_save(current);
+	khist_rb_unlock_commit(buf->rb, ctx->rbe);
+	if (atomic_read(&buf->waiters))
+		irq_work_queue(&buf->wake_work);
+}
+EXPORT_SYMBOL_GPL(khist_rec_commit);
+
+/**
+ * khist_out_printf() - append formatted text to a khist_out
+ * @out: the buffer
+ * @fmt: printf format
+ *
+ * Context: any.
+ */
+void khist_out_printf(struct khist_out *out, const char *fmt, ...)
+{
+	size_t room = out->len < out->size ? out->size - out->len : 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	out->len += vsnprintf(room ? out->buf + out->len : NULL, room, fmt, ap);
+	va_end(ap);
+}
+EXPORT_SYMBOL_GPL(khist_out_printf);
+
+static char *khist_scratch_take(struct khist_print_ctx *p, size_t *room)
+{
+	*room = KHIST_PRINT_SCRATCH - p->used;
+	return p->scratch + p->used;
+}
+
+/**
+ * khist_print_flags() - __print_flags(): names of the bits set in @val
+ * @p:     the print context (its scratch holds the text)
+ * @val:   the value
+ * @delim: put between names
+ * @tbl:   masks and names, ended by a NULL name
+ *
+ * Bits no entry names are printed in hex at the end.
+ *
+ * Context: process context (printing a record).
+ * Return: the text.
+ */
+const char *khist_print_flags(struct khist_print_ctx *p, unsigned long val,
+			      const char *delim,
+			      const struct khist_flag_name *tbl)
+{
+	size_t room, len = 0;
+	char *s = khist_scratch_take(p, &room);
+	bool first = true;
+
+	if (!room)
+		return "";
+	s[0] = '\0';
+	for (; tbl->name && val; tbl++) {
+		if (!tbl->mask || (val & tbl->mask) != tbl->mask)
+			continue;
+		val &= ~tbl->mask;
+		len += scnprintf(s + len, room - len, "%s%s",
+				 first ? "" : delim, tbl->name);
+		first = false;
+	}
+	if (val)
+		len += scnprintf(s + len, room - len, "%s0x%lx",
+				 first ? "" : delim, val);
+	p->used += len + 1 < room ? len + 1 : room;
+	return s;
+}
+EXPORT_SYMBOL_GPL(khist_print_flags);
+
+/**
+ * khist_print_symbolic() - __print_symbolic(): the name of a value
+ * @p:   the print context
+ * @val: the value
+ * @tbl: values and names, ended by a NULL name
+ *
+ * Context: process context (printing a record).
+ * Return: the name, or the value in hex.
+ */
+const char *khist_print_symbolic(struct khist_print_ctx *p, unsigned long val,
+				 const struct khist_flag_name *tbl)
+{
+	size_t room, len;
+	char *s;
+
+	for (; tbl->name; tbl++)
+		if (tbl->mask == val)
+			return tbl->name;
+	s = khist_scratch_take(p, &room);
+	if (!room)
+		return "";
+	len = scnprintf(s, room, "0x%lx", val);
+	p->used += len + 1 < room ? len + 1 : room;
+	return s;
+}
+EXPORT_SYMBOL_GPL(khist_print_symbolic);
+
+/**
+ * khist_rec_dynstr() - __get_str(): the string a __data_loc field points at
+ * @p:   the print context (its record and size)
+ * @loc: the field's value (length << 16 | offset)
+ *
+ * Context: process context (printing a record).
+ * Return: the string, or "" when @loc points outside the record.
+ */
+const char *khist_rec_dynstr(struct khist_print_ctx *p, unsigned int loc)
+{
+	unsigned int off = loc & 0xffff, len = loc >> 16;
+	const char *s = (const char *)p->rec + off;
+
+	if (!len || off + len > p->size || s[len - 1] != '\0')
+		return "";
+	return s;
+}
+EXPORT_SYMBOL_GPL(khist_rec_dynstr);
+
+static char khist_irqs_char(u8 f)
+{
+	if ((f & TRACE_FLAG_IRQS_OFF) && (f & TRACE_FLAG_BH_OFF))
+		return 'D';
+	if (f & TRACE_FLAG_IRQS_OFF)
+		return 'd';
+	if (f & TRACE_FLAG_BH_OFF)
+		return 'b';
+	if (f & TRACE_FLAG_IRQS_NOSUPPORT)
+		return 'X';
+	return '.';
+}
+
+static char khist_resched_char(u8 f)
+{
+	switch (f & (TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED)) {
+	case TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED:
+		return 'N';
+	case TRACE_FLAG_NEED_RESCHED:
+		return 'n';
+	case TRACE_FLAG_PREEMPT_RESCHED:
+		return 'p';
+	default:
+		return '.';
+	}
+}
+
+static char khist_ctx_char(u8 f)
+{
+	bool nmi = f & TRACE_FLAG_NMI, hard = f & TRACE_FLAG_HARDIRQ;
+	bool soft = f & TRACE_FLAG_SOFTIRQ;
+
+	if (nmi)
+		return hard ? 'Z' : 'z';
+	if (hard)
+		return soft ? 'H' : 'h';
+	return soft ? 's' : '.';
+}
+
+static char khist_hex_or_dot(unsigned int v)
+{
+	return v ? hex_asc[v & 0xf] : '.';
+}
+
+/**
+ * khist_ringbuf_format() - one line of `trace` / `trace_pipe`
+ * @out:  where the line goes (with its newline)
+ * @cpu:  the CPU the record came from
+ * @ts:   its timestamp in ns
+ * @rec:  the record
+ * @size: its size
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
+			  const void *rec, unsigned int size)
+{
+	const struct khist_common_hdr *hdr = rec;
+	char scratch[KHIST_PRINT_SCRATCH];
+	struct khist_print_ctx p = {
+		.out = out, .rec = rec, .size = size, .scratch = scratch,
+	};
+	char comm[TASK_COMM_LEN];
+	struct khist_event *ev;
+	unsigned long usecs;
+	u64 t;
+
+	if (size < sizeof(*hdr))
+		return;
+	khist_comm_lookup(hdr->pid, comm);
+	t = div_u64(ts + 500, NSEC_PER_USEC);
+	usecs = do_div(t, USEC_PER_SEC);
+	khist_out_printf(out, "%16s-%-7d [%03d] %c%c%c%c%c %5llu.%06lu: ",
+			 comm, hdr->pid, cpu, khist_irqs_char(hdr->flags),
+			 khist_resched_char(hdr->flags),
+			 khist_ctx_char(hdr->flags),
+			 khist_hex_or_dot(hdr->preempt_count & 0xf),
+			 khist_hex_or_dot(hdr->preempt_count >> 4), t, usecs);
+	ev = khist_event_by_id(hdr->type);
+	if (!ev || !ev->def || size < ev->schema.rec_size) {
+		khist_out_printf(out, "Unknown type %d\n", hdr->type);
+		return;
+	}
+	if (!(ev->def->flags & KHIST_EVF_NO_NAME))
+		khist_out_printf(out, "%s: ", ev->schema.name);
+	ev->def->print(&p);
+	khist_out_printf(out, "\n");
+}
+
+/**
+ * khist_ringbuf_header() - the comment block at the top of `trace`
+ * @out: where it goes
+ * @buf: the buffer described
+ *
+ * Context: process context.
+ */
+void khist_ringbuf_header(struct khist_out *out, struct khist_buffer *buf)
+{
+	unsigned long entries = 0, total = 0, n;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		n = ring_buffer_entries_cpu(buf->rb, cpu);
+		entries += n;
+		total += n + ring_buffer_overrun_cpu(buf->rb, cpu);
+	}
+	khist_out_printf(out,
+		"# tracer: nop\n"
+		"#\n"
+		"# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n"
+		"#\n"
+		"#                                _-----=> irqs-off/BH-disabled\n"
+		"#                               / _----=> need-resched\n"
+		"#                              | / _---=> hardirq/softirq\n"
+		"#                              || / _--=> preempt-depth\n"
+		"#                              ||| / _-=> migrate-disable\n"
+		"#                              |||| /     delay\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n",
+		entries, total, num_online_cpus());
+}
+
+static void khist_wake_readers(struct irq_work *work)
+{
+	struct khist_buffer *buf = container_of(work, struct khist_buffer,
+						wake_work);
+
+	wake_up_all(&buf->wait);
+}
+
+/**
+ * khist_ringbuf_init() - allocate the instance's buffer and its files
+ * @inst: the instance
+ *
+ * Context: process context, module init.
+ * Return: 0 or -errno with nothing left behind.
+ */
+int khist_ringbuf_init(struct khist_instance *inst)
+{
+	struct khist_buffer *buf;
+	int ret = -ENOMEM;
+
+	khist_scratch = alloc_percpu(struct khist_scratch);
+	if (!khist_scratch)
+		return -ENOMEM;
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		goto out_scratch;
+	buf->rb = ring_buffer_alloc(KHIST_RB_DEFAULT_SIZE, RB_FL_OVERWRITE);
+	if (!buf->rb)
+		goto out_buf;
+	buf->on = 1;
+	init_waitqueue_head(&buf->wait);
+	atomic_set(&buf->waiters, 0);
+	init_irq_work(&buf->wake_work, khist_wake_readers);
+	mutex_init(&buf->read_lock);
+	WRITE_ONCE(khist_buf, buf);
+	ret = khist_trace_files_create(inst);
+	if (ret)
+		goto out_rb;
+	return 0;
+
+out_rb:
+	WRITE_ONCE(khist_buf, NULL);
+	ring_buffer_free(buf->rb);
+out_buf:
+	kfree(buf);
+out_scratch:
+	free_percpu(khist_scratch);
+	return ret;
+}
+
+/**
+ * khist_ringbuf_exit() - free the buffer; every event is already gone
+ * @inst: the instance
+ *
+ * Context: process context, module exit.
+ */
+void khist_ringbuf_exit(struct khist_instance *inst)
+{
+	struct khist_buffer *buf = khist_buf;
+
+	khist_trace_files_remove(inst);
+	WRITE_ONCE(khist_buf, NULL);
+	tracepoint_synchronize_unregister();
+	irq_work_sync(&buf->wake_work);
+	ring_buffer_free(buf->rb);
+	kfree(buf);
+	free_percpu(khist_scratch);
+}

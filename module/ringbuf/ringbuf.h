@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ringbuf.h - the instance's per-CPU ring buffer (the kernel's ring_buffer
+ * API) and the text form of its records, as `trace` and `trace_pipe`
+ * print them.
+ */
+#ifndef _KHIST_RINGBUF_RINGBUF_H
+#define _KHIST_RINGBUF_RINGBUF_H
+
+#include <linux/irq_work.h>
+#include <linux/mutex.h>
+#include <linux/ring_buffer.h>
+#include <linux/wait.h>
+#include <khist/event.h>
+
+struct khist_instance;
+
+/* ftrace's default per-CPU size. */
+#define KHIST_RB_DEFAULT_SIZE 1441792UL
+/* Largest record khist writes (trace_marker text is cut to fit). */
+#define KHIST_REC_MAX 1024
+/* Bytes of one formatted `trace` line, at most. */
+#define KHIST_LINE_MAX 4096
+
+/**
+ * struct khist_buffer - a ring buffer and its readers
+ * @rb:        the kernel ring buffer, one per CPU
+ * @on:        tracing_on
+ * @wait:      trace_pipe readers
+ * @waiters:   readers sleeping on @wait (the fast path checks it)
+ * @wake_work: wakes @wait from any context
+ * @read_lock: serialises consuming readers and resizes
+ */
+struct khist_buffer {
+	struct trace_buffer *rb;
+	int on;
+	wait_queue_head_t wait;
+	atomic_t waiters;
+	struct irq_work wake_work;
+	struct mutex read_lock;
+};
+
+extern struct khist_buffer *khist_buf;
+
+int khist_ringbuf_init(struct khist_instance *inst);
+void khist_ringbuf_exit(struct khist_instance *inst);
+void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
+			  const void *rec, unsigned int size);
+void khist_ringbuf_header(struct khist_out *out, struct khist_buffer *buf);
+void khist_comm_lookup(int pid, char *comm);
+int khist_trace_files_create(struct khist_instance *inst);
+void khist_trace_files_remove(struct khist_instance *inst);
+
+#endif /* _KHIST_RINGBUF_RINGBUF_H */

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_files.c - trace, trace_pipe, trace_marker, tracing_on and
+ * buffer_size_kb at the root of the instance.
+ *
+ * `trace` reads the buffer without consuming it, merging the CPUs by
+ * timestamp (its iterators pause recording on the buffer while it is
+ * open, like ftrace's default pause-on-trace); opening it for writing with
+ * O_TRUNC empties the buffer. `trace_pipe` consumes, and blocks while the
+ * buffer is empty unless opened with O_NONBLOCK.
+ */
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "khist.h"
+#include "events/events.h"
+#include "ringbuf.h"
+
+/* Longest trace_marker write kept (longer text is cut). */
+#define KHIST_MARKER_MAX (KHIST_REC_MAX - 32)
+
+/* ---- trace ---- */
+
+struct khist_trace_iter {
+	struct khist_buffer *buf;
+	struct ring_buffer_iter **it;
+	loff_t idx;
+	int cpu;
+	u64 ts;
+	void *rec;
+	unsigned int size;
+	struct khist_out out;
+};
+
+static bool khist_trace_peek(struct khist_trace_iter *ti)
+{
+	struct ring_buffer_event *e, *best = NULL;
+	u64 ts, best_ts = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (!ti->it[cpu])
+			continue;
+		e = ring_buffer_iter_peek(ti->it[cpu], &ts);
+		if (e && (!best || ts < best_ts)) {
+			best = e;
+			best_ts = ts;
+			ti->cpu = cpu;
+		}
+	}
+	if (!best)
+		return false;
+	ti->ts = best_ts;
+	ti->rec = ring_buffer_event_data(best);
+	ti->size = ring_buffer_event_length(best);
+	return true;
+}
+
+static void *khist_trace_start(struct seq_file *m, loff_t *pos)
+{
+	struct khist_trace_iter *ti = m->private;
+	int cpu;
+
+	mutex_lock(&khist_event_mutex);
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	if (*pos != ti->idx) {
+		for_each_possible_cpu(cpu)
+			if (ti->it[cpu])
+				ring_buffer_iter_reset(ti->it[cpu]);
+		ti->idx = 1;
+		while (ti->idx < *pos && khist_trace_peek(ti)) {
+			ring_buffer_iter_advance(ti->it[ti->cpu]);
+			ti->idx++;
+		}
+		if (ti->idx != *pos)
+			return NULL;
+	}
+	return khist_trace_peek(ti) ? ti : NULL;
+}
+
+static void *khist_trace_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct khist_trace_iter *ti = m->private;
+
+	(*pos)++;
+	if (v != SEQ_START_TOKEN)
+		ring_buffer_iter_advance(ti->it[ti->cpu]);
+	ti->idx = *pos;
+	return khist_trace_peek(ti) ? ti : NULL;
+}
+
+static void khist_trace_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&khist_event_mutex);
+}
+
+static int khist_trace_show(struct seq_file *m, void *v)
+{
+	struct khist_trace_iter *ti = m->private;
+
+	ti->out.len = 0;
+	if (v == SEQ_START_TOKEN)
+		khist_ringbuf_header(&ti->out, ti->buf);
+	else
+		khist_ringbuf_format(&ti->out, ti->cpu, ti->ts, ti->rec,
+				     ti->size);
+	seq_write(m, ti->out.buf, min(ti->out.len, ti->out.size));
+	return 0;
+}
+
+static const struct seq_operations khist_trace_sops = {
+	.start = khist_trace_start,
+	.next = khist_trace_next,
+	.stop = khist_trace_stop,
+	.show = khist_trace_show,
+};
+
+static void khist_trace_iter_free(struct khist_trace_iter *ti)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (ti->it[cpu])
+			ring_buffer_read_finish(ti->it[cpu]);
+	kfree(ti->it);
+	kfree(ti->out.buf);
+}
+
+static int khist_trace_open(struct inode *inode, struct file *file)
+{
+	struct khist_buffer *buf = inode->i_private;
+	struct khist_trace_iter *ti;
+	int cpu;
+
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		ring_buffer_reset(buf->rb);
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	ti = __seq_open_private(file, &khist_trace_sops, sizeof(*ti));
+	if (!ti)
+		return -ENOMEM;
+	ti->buf = buf;
+	ti->idx = 1;
+	ti->out.size = KHIST_LINE_MAX;
+	ti->out.buf = kmalloc(KHIST_LINE_MAX, GFP_KERNEL);
+	ti->it = kcalloc(nr_cpu_ids, sizeof(*ti->it), GFP_KERNEL);
+	if (!ti->out.buf || !ti->it)
+		goto fail;
+	for_each_possible_cpu(cpu)
+		ti->it[cpu] = ring_buffer_read_start(buf->rb, cpu, GFP_KERNEL);
+	return 0;
+fail:
+	kfree(ti->it);
+	ti->it = NULL;
+	kfree(ti->out.buf);
+	seq_release_private(inode, file);
+	return -ENOMEM;
+}
+
+static int khist_trace_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m;
+
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	m = file->private_data;
+	khist_trace_iter_free(m->private);
+	return seq_release_private(inode, file);
+}
+
+static ssize_t khist_trace_write(struct file *file, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	return cnt;
+}
+
+static loff_t khist_trace_llseek(struct file *file, loff_t off, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, off, whence);
+	file->f_pos = 0;
+	return 0;
+}
+
+static const struct file_operations khist_trace_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_trace_open,
+	.read = seq_read,
+	.write = khist_trace_write,
+	.llseek = khist_trace_llseek,
+	.release = khist_trace_release,
+};
+
+/* ---- trace_pipe ---- */
+
+struct khist_pipe {
+	struct khist_buffer *buf;
+	struct khist_out out;
+	size_t pos;
+};
+
+static bool khist_rb_empty(struct khist_buffer *buf)
+{
+	return ring_buffer_empty(buf->rb);
+}
+
+/* Consume the oldest record of any CPU and format it into p->out. */
+static bool khist_pipe_fill(struct khist_pipe *p)
+{
+	struct ring_buffer_event *e;
+	unsigned long lost = 0;
+	int cpu, best_cpu = -1;
+	u64 ts, best_ts = 0;
+
+	for_each_possible_cpu(cpu) {
+		e = ring_buffer_peek(p->buf->rb, cpu, &ts, NULL);
+		if (e && (best_cpu < 0 || ts < best_ts)) {
+			best_cpu = cpu;
+			best_ts = ts;
+		}
+	}
+	if (best_cpu < 0)
+		return false;
+	p->out.len = 0;
+	p->pos = 0;
+	mutex_lock(&khist_event_mutex);
+	e = ring_buffer_consume(p->buf->rb, best_cpu, &ts, &lost);
+	if (lost)
+		khist_out_printf(&p->out, "CPU:%d [LOST %lu EVENTS]\n",
+				 best_cpu, lost);
+	if (e)
+		khist_ringbuf_format(&p->out, best_cpu, ts,
+				     ring_buffer_event_data(e),
+				     ring_buffer_event_length(e));
+	mutex_unlock(&khist_event_mutex);
+	p->out.len = min(p->out.len, p->out.size);
+	return true;
+}
+
+static int khist_pipe_open(struct inode *inode, struct file *file)
+{
+	struct khist_buffer *buf = inode->i_private;
+	struct khist_pipe *p;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->out.buf = kmalloc(KHIST_LINE_MAX, GFP_KERNEL);
+	if (!p->out.buf) {
+		kfree(p);
+		return -ENOMEM;
+	}
+	p->out.size = KHIST_LINE_MAX;
+	p->buf = buf;
+	file->private_data = p;
+	atomic_inc(&buf->waiters);
+	return nonseekable_open(inode, file);
+}
+
+static int khist_pipe_release(struct inode *inode, struct file *file)
+{
+	struct khist_pipe *p = file->private_data;
+
+	atomic_dec(&p->buf->waiters);
+	kfree(p->out.buf);
+	kfree(p);
+	return 0;
+}
+
+static ssize_t khist_pipe_read(struct file *file, char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	struct khist_pipe *p = file->private_data;
+	size_t done = 0, n;
+	long ret;
+
+	if (!cnt)
+		return 0;
+	mutex_lock(&p->buf->read_lock);
+	for (;;) {
+		if (p->pos < p->out.len) {
+			n = p->out.len - p->pos;
+			/* Whole lines only, unless one line is all we have. */
+			if (n > cnt - done && done)
+				break;
+			n = min(n, cnt - done);
+			if (copy_to_user(ubuf + done, p->out.buf + p->pos, n)) {
+				ret = -EFAULT;
+				goto out;
+			}
+			p->pos += n;
+			done += n;
+			if (done == cnt)
+				break;
+			continue;
+		}
+		if (khist_pipe_fill(p))
+			continue;
+		if (done)
+			break;
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			goto out;
+		}
+		mutex_unlock(&p->buf->read_lock);
+		/* The timeout covers a wakeup raced past by a writer. */
+		ret = wait_event_interruptible_timeout(p->buf->wait,
+						       !khist_rb_empty(p->buf),
+						       HZ / 10);
+		if (ret < 0)
+			return -ERESTARTSYS;
+		mutex_lock(&p->buf->read_lock);
+	}
+	ret = done;
+out:
+	mutex_unlock(&p->buf->read_lock);
+	return ret;
+}
+
+static __poll_t khist_pipe_poll(struct file *file, poll_table *pt)
+{
+	struct khist_pipe *p = file->private_data;
+
+	poll_wait(file, &p->buf->wait, pt);
+	if (p->pos < p->out.len || !khist_rb_empty(p->buf))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+static const struct file_operations khist_pipe_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_pipe_open,
+	.read = khist_pipe_read,
+	.poll = khist_pipe_poll,
+	.release = khist_pipe_release,
+};
+
+/* ---- trace_marker ---- */
+
+static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	size_t len = min_t(size_t, cnt, KHIST_MARKER_MAX);
+	struct khist_rec_ctx ctx;
+	unsigned int size;
+	char *text, *rec;
+
+	if (!cnt)
+		return 0;
+	text = memdup_user(ubuf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	/* header, ip, text, a newline if missing, NUL */
+	size = khist_print_def.rec_size + len + 2;
+	preempt_disable_notrace();
+	rec = khist_rec_reserve(&ctx, &khist_print_def, size);
+	if (rec) {
+		char *s = rec + khist_print_def.rec_size;
+
+		*(unsigned long *)(rec + sizeof(struct khist_common_hdr)) =
+			(unsigned long)khist_marker_write;
+		memcpy(s, text, len);
+		if (s[len - 1] != '\n')
+			s[len++] = '\n';
+		s[len] = '\0';
+		khist_rec_commit(&ctx);
+	}
+	preempt_enable_notrace();
+	kfree(text);
+	return cnt;
+}
+
+static const struct file_operations khist_marker_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = khist_marker_write,
+};
+
+/* ---- tracing_on, buffer_size_kb ---- */
+
+static ssize_t khist_on_read(struct file *file, char __user *ubuf,
+			     size_t cnt, loff_t *ppos)
+{
+	struct khist_buffer *buf = file->private_data;
+	char s[4];
+	int len;
+
+	len = scnprintf(s, sizeof(s), "%d\n", READ_ONCE(buf->on));
+	return simple_read_from_buffer(ubuf, cnt, ppos, s, len);
+}
+
+static ssize_t khist_on_write(struct file *file, const char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	struct khist_buffer *buf = file->private_data;
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	mutex_lock(&buf->read_lock);
+	if (val)
+		ring_buffer_record_on(buf->rb);
+	else
+		ring_buffer_record_off(buf->rb);
+	WRITE_ONCE(buf->on, !!val);
+	mutex_unlock(&buf->read_lock);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations khist_on_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_on_read,
+	.write = khist_on_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t khist_size_read(struct file *file, char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	struct khist_buffer *buf = file->private_data;
+	unsigned long size = 0, s;
+	bool same = true;
+	char str[24];
+	int cpu, len;
+
+	for_each_online_cpu(cpu) {
+		s = ring_buffer_size(buf->rb, cpu);
+		if (size && s != size)
+			same = false;
+		size = s;
+	}
+	if (same)
+		len = scnprintf(str, sizeof(str), "%lu\n", size >> 10);
+	else
+		len = scnprintf(str, sizeof(str), "X\n");
+	return simple_read_from_buffer(ubuf, cnt, ppos, str, len);
+}
+
+static ssize_t khist_size_write(struct file *file, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	struct khist_buffer *buf = file->private_data;
+	unsigned long kb;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
+	if (ret)
+		return ret;
+	if (!kb || kb > (ULONG_MAX >> 10))
+		return -EINVAL;
+	mutex_lock(&buf->read_lock);
+	ret = ring_buffer_resize(buf->rb, kb << 10, RING_BUFFER_ALL_CPUS);
+	mutex_unlock(&buf->read_lock);
+	if (ret < 0)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations khist_size_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_size_read,
+	.write = khist_size_write,
+	.llseek = default_llseek,
+};
+
+static const struct {
+	const char *name;
+	umode_t mode;
+	const struct file_operations *fops;
+} khist_trace_files[] = {
+	{ "trace", KHIST_MODE_WRITE, &khist_trace_fops },
+	{ "trace_pipe", KHIST_MODE_READ, &khist_pipe_fops },
+	{ "trace_marker", KHIST_MODE_WONLY, &khist_marker_fops },
+	{ "tracing_on", KHIST_MODE_WRITE, &khist_on_fops },
+	{ "buffer_size_kb", KHIST_MODE_WRITE, &khist_size_fops },
+};
+
+/**
+ * khist_trace_files_create() - add the buffer's files to an instance
+ * @inst: the instance
+ *
+ * Context: process context.
+ * Return: 0 or -errno with nothing left behind.
+ */
+int khist_trace_files_create(struct khist_instance *inst)
+{
+	struct khist_node *node;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(khist_trace_files); i++) {
+		node = khist_fs_create_file(inst->dir, khist_trace_files[i].name,
+					    khist_trace_files[i].mode,
+					    khist_trace_files[i].fops,
+					    khist_buf);
+		if (IS_ERR(node)) {
+			khist_trace_files_remove(inst);
+			return PTR_ERR(node);
+		}
+	}
+	return 0;
+}
+
+/**
+ * khist_trace_files_remove() - remove what khist_trace_files_create() made
+ * @inst: the instance
+ *
+ * Context: process context.
+ */
+void khist_trace_files_remove(struct khist_instance *inst)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(khist_trace_files); i++)
+		khist_fs_remove(khist_fs_lookup(inst->dir,
+						khist_trace_files[i].name));
+}
