@@ -527,7 +527,8 @@ static bool eval_pred(const struct khist_filter *f, const struct khist_fpred *p,
  * @f:       compiled filter; NULL passes every record
  * @rec:     the record (common header first)
  * @rec_len: bytes of @rec that may be read
- * @ctx:     CPU, task name and char * access for the pseudo-fields
+ * @ctx:     CPU, task name and char * access for the pseudo-fields;
+ *           NULL reads as CPU 0, an empty name and no char * access
  *
  * Walks the predicate program forwards: each predicate either jumps to a
  * later one or to the match / no-match end, so at most f->nr_preds
@@ -541,10 +542,13 @@ bool khist_filter_match(const struct khist_filter *f, const void *rec,
 			unsigned int rec_len,
 			const struct khist_filter_ctx *ctx)
 {
+	static const struct khist_filter_ctx no_ctx;
 	unsigned int i = 0;
 
 	if (!f || !f->nr_preds)
 		return true;
+	if (!ctx)
+		ctx = &no_ctx;
 	while (i < f->nr_preds) {
 		const struct khist_fpred *p = &f->preds[i];
 		unsigned int next;

@@ -552,6 +552,9 @@ static void filter_program_shape(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, f->text, text);
 	khist_filter_free(f);
 	KUNIT_EXPECT_TRUE(test, khist_filter_match(NULL, NULL, 0, NULL));
+
+	/* No context: CPU 0, empty comm. */
+	KUNIT_EXPECT_EQ(test, hit("cpu == 0 && comm == ''", NULL, 0, NULL), 1);
 }
 
 struct err_case {
