@@ -53,4 +53,21 @@
 #define khist_rb_unlock_commit(rb, rbe) ring_buffer_unlock_commit(rb)
 #endif
 
+/*
+ * 6.10 turned the gfp bit numbers into an enum (___GFP_*_BIT), which the
+ * kmem events' "print fmt" shows by value, as ftrace's eval maps do.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define KHIST_HAVE_GFP_BIT_ENUM 1
+#endif
+
+/*
+ * 6.10 folded CONFIG_MEMCG_KMEM into CONFIG_MEMCG (kmalloc's "accounted").
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define KHIST_MEMCG_KMEM IS_ENABLED(CONFIG_MEMCG)
+#else
+#define KHIST_MEMCG_KMEM IS_ENABLED(CONFIG_MEMCG_KMEM)
+#endif
+
 #endif /* _KHIST_COMPAT_COMPAT_H */

@@ -15,6 +15,7 @@
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 #include <trace/events/timer.h>
+#include <linux/ctype.h>
 #include "khist.h"
 #include "events.h"
 
@@ -28,8 +29,109 @@
 
 #define KHIST_MAX_BUILTIN 32
 
+/* Enum constants a "print fmt" shows by value (ftrace's eval maps). */
+struct khist_eval {
+	const char *name;
+	unsigned long val;
+};
+
+#define KHIST_EVAL(x) { #x, x }
+static const struct khist_eval khist_evals[] = {
+#ifdef KHIST_HAVE_GFP_BIT_ENUM
+	KHIST_EVAL(___GFP_DMA_BIT), KHIST_EVAL(___GFP_HIGHMEM_BIT),
+	KHIST_EVAL(___GFP_MOVABLE_BIT), KHIST_EVAL(___GFP_RECLAIMABLE_BIT),
+	KHIST_EVAL(___GFP_HIGH_BIT), KHIST_EVAL(___GFP_IO_BIT),
+	KHIST_EVAL(___GFP_FS_BIT), KHIST_EVAL(___GFP_ZERO_BIT),
+	KHIST_EVAL(___GFP_DMA32_BIT),
+	KHIST_EVAL(___GFP_DIRECT_RECLAIM_BIT),
+	KHIST_EVAL(___GFP_KSWAPD_RECLAIM_BIT), KHIST_EVAL(___GFP_WRITE_BIT),
+	KHIST_EVAL(___GFP_NOWARN_BIT), KHIST_EVAL(___GFP_RETRY_MAYFAIL_BIT),
+	KHIST_EVAL(___GFP_NOFAIL_BIT), KHIST_EVAL(___GFP_NORETRY_BIT),
+	KHIST_EVAL(___GFP_MEMALLOC_BIT), KHIST_EVAL(___GFP_COMP_BIT),
+	KHIST_EVAL(___GFP_NOMEMALLOC_BIT), KHIST_EVAL(___GFP_HARDWALL_BIT),
+	KHIST_EVAL(___GFP_THISNODE_BIT), KHIST_EVAL(___GFP_ACCOUNT_BIT),
+	KHIST_EVAL(___GFP_ZEROTAGS_BIT),
+#ifdef CONFIG_KASAN_HW_TAGS
+	KHIST_EVAL(___GFP_SKIP_ZERO_BIT), KHIST_EVAL(___GFP_SKIP_KASAN_BIT),
+#endif
+#ifdef CONFIG_LOCKDEP
+	KHIST_EVAL(___GFP_NOLOCKDEP_BIT),
+#endif
+#ifdef CONFIG_SLAB_OBJ_EXT
+	KHIST_EVAL(___GFP_NO_OBJ_EXT_BIT),
+#endif
+#endif
+	{ NULL, 0 },
+};
+
+static const char *khist_eval_lookup(const char *s, size_t len,
+				     unsigned long *val)
+{
+	const struct khist_eval *e;
+
+	for (e = khist_evals; e->name; e++)
+		if (strlen(e->name) == len && !strncmp(e->name, s, len)) {
+			*val = e->val;
+			return e->name;
+		}
+	return NULL;
+}
+
+/* The print fmt of @def with every eval-map name replaced by its value;
+ * NULL when there is nothing to replace (or no memory: keep the names).
+ */
+static char *khist_eval_fmt(const char *fmt)
+{
+	size_t len, out = 0, size = strlen(fmt) + 1;
+	const char *p = fmt, *start;
+	unsigned long val;
+	bool hit = false;
+	char *buf;
+
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	while (*p) {
+		if (!isalpha(*p) && *p != '_') {
+			buf[out++] = *p++;
+			continue;
+		}
+		start = p;
+		while (isalnum(*p) || *p == '_')
+			p++;
+		len = p - start;
+		/* A decimal value is never longer than the enum's name. */
+		if (khist_eval_lookup(start, len, &val)) {
+			out += scnprintf(buf + out, size - out, "%lu", val);
+			hit = true;
+		} else {
+			memcpy(buf + out, start, len);
+			out += len;
+		}
+	}
+	buf[out] = '\0';
+	if (!hit) {
+		kfree(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* print fmt strings made by khist_eval_fmt(), to free at exit */
+static char *khist_evaluated[KHIST_MAX_BUILTIN];
+
 static struct khist_event_def *khist_builtin[KHIST_MAX_BUILTIN];
 static unsigned int khist_nr_builtin;
+
+static void khist_evaluated_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < KHIST_MAX_BUILTIN; i++) {
+		kfree(khist_evaluated[i]);
+		khist_evaluated[i] = NULL;
+	}
+}
 
 /**
  * khist_builtin_register() - register the built-in events
@@ -53,9 +155,16 @@ int khist_builtin_register(void)
 			return -E2BIG;
 	}
 	khist_builtin[n++] = &khist_print_def;
+	for (i = 0; i < n; i++) {
+		khist_evaluated[i] = khist_eval_fmt(khist_builtin[i]->print_fmt);
+		if (khist_evaluated[i])
+			khist_builtin[i]->print_fmt = khist_evaluated[i];
+	}
 	ret = khist_events_register(khist_builtin, n);
-	if (ret)
+	if (ret) {
+		khist_evaluated_free();
 		return ret;
+	}
 	khist_nr_builtin = n;
 	mutex_lock(&khist_event_mutex);
 	ret = khist_event_set_enabled(khist_print_def.ev, true, false);
@@ -74,4 +183,5 @@ void khist_builtin_unregister(void)
 {
 	khist_events_unregister(khist_builtin, khist_nr_builtin);
 	khist_nr_builtin = 0;
+	khist_evaluated_free();
 }

@@ -38,7 +38,7 @@ KHIST_TRACE_EVENT(kmalloc,
 		(void *)__entry->call_site, __entry->ptr, __entry->bytes_req,
 		__entry->bytes_alloc, show_gfp_flags(__entry->gfp_flags),
 		__entry->node,
-		(IS_ENABLED(CONFIG_MEMCG_KMEM) && (__entry->gfp_flags & (__force unsigned long)__GFP_ACCOUNT)) ? "true" : "false")
+		(KHIST_MEMCG_KMEM && (__entry->gfp_flags & (__force unsigned long)__GFP_ACCOUNT)) ? "true" : "false")
 );
 
 KHIST_TRACE_EVENT(kfree,

@@ -84,7 +84,7 @@ static int khist_sc_reg(struct khist_event_def *def, bool on);
 
 #define KHIST_SC_DEF(sc, dir, flds, fmt, rsize)				\
 	{								\
-		.system = "syscalls", .name = #dir "_" #sc,		\
+		.system = "syscalls", .name = "sys_" #dir "_" #sc,		\
 		.fields = flds, .nr_fields = ARRAY_SIZE(flds),		\
 		.rec_size = rsize, .print_fmt = fmt,			\
 		.print = khist_sc_print_##dir, .reg = khist_sc_reg,	\

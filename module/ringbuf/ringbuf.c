@@ -140,11 +140,14 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 {
 	struct khist_event *ev = READ_ONCE(def->ev);
 	struct khist_buffer *buf = READ_ONCE(khist_buf);
+	struct khist_common_hdr hdr;
 	struct khist_scratch *s;
 	int level;
 
 	if (unlikely(!ev || !buf))
 		return NULL;
+	/* Before the ring buffer takes its own preemption level. */
+	khist_fill_hdr(&hdr, ev->schema.id);
 	ctx->def = def;
 	ctx->size = size;
 	ctx->rbe = NULL;
@@ -167,7 +170,7 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 	ctx->level = level;
 	ctx->rec = s->slot[level];
 fill:
-	khist_fill_hdr(ctx->rec, ev->schema.id);
+	*(struct khist_common_hdr *)ctx->rec = hdr;
 	return ctx->rec;
 }
 EXPORT_SYMBOL_GPL(khist_rec_reserve);
