@@ -241,10 +241,12 @@ static const struct file_operations khist_filter_fops = {
 
 /* ---- trigger, hist ---- */
 
-static const char khist_triggers_avail[] =
-	"# Available triggers:\n"
-	"# traceon traceoff snapshot stacktrace enable_event disable_event"
-	" enable_hist disable_hist hist\n";
+static void khist_triggers_avail(struct seq_file *m)
+{
+	seq_puts(m, "# Available triggers:\n");
+	seq_puts(m,
+		 "# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist\n");
+}
 
 static int khist_trigger_seq(struct seq_file *m, void *v)
 {
@@ -259,7 +261,7 @@ static int khist_trigger_seq(struct seq_file *m, void *v)
 	else if (ops && ops->show)
 		ret = ops->show(m, ev);
 	else
-		seq_puts(m, khist_triggers_avail);
+		khist_triggers_avail(m);
 	mutex_unlock(&khist_event_mutex);
 	return ret;
 }

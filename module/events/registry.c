@@ -34,6 +34,7 @@ struct khist_event_system {
 	struct list_head list;
 };
 
+/* Serialises the registry and every event's enable state. */
 DEFINE_MUTEX(khist_event_mutex);
 LIST_HEAD(khist_event_list);
 const struct khist_trigger_ops *khist_trigger_ops;

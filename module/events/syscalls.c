@@ -35,6 +35,11 @@ struct khist_sc_exit_rec {
  * @name:   "sys_<name>", as the output shows it
  * @nargs:  number of arguments
  * @argn:   argument names
+ * @fields: fields of the enter event
+ * @nr_fields: entries in @fields
+ * @print_fmt: print fmt of the enter event
+ * @enter_name: "sys_enter_<name>"
+ * @exit_name: "sys_exit_<name>"
  * @enter:  syscalls:sys_enter_<name>
  * @exit:   syscalls:sys_exit_<name>
  */
@@ -43,6 +48,11 @@ struct khist_syscall {
 	const char *name;
 	unsigned int nargs;
 	const char *const *argn;
+	struct khist_field_desc *fields;
+	unsigned int nr_fields;
+	const char *print_fmt;
+	char enter_name[32];
+	char exit_name[32];
 	struct khist_event_def enter;
 	struct khist_event_def exit;
 };
@@ -82,31 +92,21 @@ static void khist_sc_print_enter(struct khist_print_ctx *p);
 static void khist_sc_print_exit(struct khist_print_ctx *p);
 static int khist_sc_reg(struct khist_event_def *def, bool on);
 
-#define KHIST_SC_DEF(sc, dir, flds, fmt, rsize)				\
-	{								\
-		.system = "syscalls", .name = "sys_" #dir "_" #sc,		\
-		.fields = flds, .nr_fields = ARRAY_SIZE(flds),		\
-		.rec_size = rsize, .print_fmt = fmt,			\
-		.print = khist_sc_print_##dir, .reg = khist_sc_reg,	\
-		.flags = KHIST_EVF_NO_NAME,				\
-	}
-
-#define KHIST_SYSCALL(sc, args, flds, fmt)				\
-	{								\
-		.nr = __NR_##sc, .name = "sys_" #sc,			\
-		.nargs = ARRAY_SIZE(args), .argn = args,		\
-		.enter = KHIST_SC_DEF(sc, enter, flds, fmt,		\
-				      16 + 8 * ARRAY_SIZE(args)),	\
-		.exit = KHIST_SC_DEF(sc, exit, khist_sc_exit_fields,	\
-				     "\"0x%lx\", REC->ret",		\
-				     sizeof(struct khist_sc_exit_rec)),	\
-	}
-
 static struct khist_syscall khist_syscalls[] = {
-	KHIST_SYSCALL(openat, khist_openat_args, khist_openat_fields,
-		      "\"dfd: 0x%08lx, filename: 0x%08lx, flags: 0x%08lx, mode: 0x%08lx\", ((unsigned long)(REC->dfd)), ((unsigned long)(REC->filename)), ((unsigned long)(REC->flags)), ((unsigned long)(REC->mode))"),
-	KHIST_SYSCALL(read, khist_read_args, khist_read_fields,
-		      "\"fd: 0x%08lx, buf: 0x%08lx, count: 0x%08lx\", ((unsigned long)(REC->fd)), ((unsigned long)(REC->buf)), ((unsigned long)(REC->count))"),
+	{ .nr = __NR_openat, .name = "sys_openat",
+	  .nargs = ARRAY_SIZE(khist_openat_args), .argn = khist_openat_args,
+	  .fields = khist_openat_fields,
+	  .nr_fields = ARRAY_SIZE(khist_openat_fields),
+	  .print_fmt =
+		"\"dfd: 0x%08lx, filename: 0x%08lx, flags: 0x%08lx, mode: 0x%08lx\", ((unsigned long)(REC->dfd)), ((unsigned long)(REC->filename)), ((unsigned long)(REC->flags)), ((unsigned long)(REC->mode))",
+	},
+	{ .nr = __NR_read, .name = "sys_read",
+	  .nargs = ARRAY_SIZE(khist_read_args), .argn = khist_read_args,
+	  .fields = khist_read_fields,
+	  .nr_fields = ARRAY_SIZE(khist_read_fields),
+	  .print_fmt =
+		"\"fd: 0x%08lx, buf: 0x%08lx, count: 0x%08lx\", ((unsigned long)(REC->fd)), ((unsigned long)(REC->buf)), ((unsigned long)(REC->count))",
+	},
 };
 
 static struct khist_syscall *khist_sc_of(const struct khist_print_ctx *p)
@@ -243,15 +243,38 @@ static int khist_sc_reg(struct khist_event_def *def, bool on)
  * @defs: filled with up to @max definitions
  * @max:  room in @defs
  *
- * Context: process context.
+ * Context: process context, module init (it fills the definitions).
  * Return: how many definitions there are.
  */
 unsigned int khist_syscall_defs(struct khist_event_def **defs,
 				unsigned int max)
 {
+	struct khist_syscall *sc;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < ARRAY_SIZE(khist_syscalls); i++) {
+		sc = &khist_syscalls[i];
+		snprintf(sc->enter_name, sizeof(sc->enter_name), "sys_enter_%s",
+			 sc->name + 4);
+		snprintf(sc->exit_name, sizeof(sc->exit_name), "sys_exit_%s",
+			 sc->name + 4);
+		sc->enter = (struct khist_event_def) {
+			.system = "syscalls", .name = sc->enter_name,
+			.fields = sc->fields, .nr_fields = sc->nr_fields,
+			.rec_size = 16 + 8 * sc->nargs,
+			.print_fmt = sc->print_fmt,
+			.print = khist_sc_print_enter, .reg = khist_sc_reg,
+			.flags = KHIST_EVF_NO_NAME,
+		};
+		sc->exit = (struct khist_event_def) {
+			.system = "syscalls", .name = sc->exit_name,
+			.fields = khist_sc_exit_fields,
+			.nr_fields = ARRAY_SIZE(khist_sc_exit_fields),
+			.rec_size = sizeof(struct khist_sc_exit_rec),
+			.print_fmt = "\"0x%lx\", REC->ret",
+			.print = khist_sc_print_exit, .reg = khist_sc_reg,
+			.flags = KHIST_EVF_NO_NAME,
+		};
 		if (n < max)
 			defs[n] = &khist_syscalls[i].enter;
 		n++;

@@ -409,6 +409,16 @@ void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
 	khist_out_printf(out, "\n");
 }
 
+static const char khist_trace_columns[] =
+	"#                                _-----=> irqs-off/BH-disabled\n"
+	"#                               / _----=> need-resched\n"
+	"#                              | / _---=> hardirq/softirq\n"
+	"#                              || / _--=> preempt-depth\n"
+	"#                              ||| / _-=> migrate-disable\n"
+	"#                              |||| /     delay\n"
+	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	"#              | |         |   |||||     |         |\n";
+
 /**
  * khist_ringbuf_header() - the comment block at the top of `trace`
  * @out: where it goes
@@ -426,20 +436,10 @@ void khist_ringbuf_header(struct khist_out *out, struct khist_buffer *buf)
 		entries += n;
 		total += n + ring_buffer_overrun_cpu(buf->rb, cpu);
 	}
-	khist_out_printf(out,
-		"# tracer: nop\n"
-		"#\n"
-		"# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n"
-		"#\n"
-		"#                                _-----=> irqs-off/BH-disabled\n"
-		"#                               / _----=> need-resched\n"
-		"#                              | / _---=> hardirq/softirq\n"
-		"#                              || / _--=> preempt-depth\n"
-		"#                              ||| / _-=> migrate-disable\n"
-		"#                              |||| /     delay\n"
-		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-		"#              | |         |   |||||     |         |\n",
-		entries, total, num_online_cpus());
+	khist_out_printf(out, "# tracer: nop\n#\n");
+	khist_out_printf(out, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n#\n",
+			 entries, total, num_online_cpus());
+	khist_out_printf(out, "%s", khist_trace_columns);
 }
 
 static void khist_wake_readers(struct irq_work *work)

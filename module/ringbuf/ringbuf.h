@@ -29,7 +29,7 @@ struct khist_instance;
  * @wait:      trace_pipe readers
  * @waiters:   readers sleeping on @wait (the fast path checks it)
  * @wake_work: wakes @wait from any context
- * @read_lock: serialises consuming readers and resizes
+ * @read_lock: serialises consuming readers, tracing_on and resizes
  */
 struct khist_buffer {
 	struct trace_buffer *rb;
@@ -37,7 +37,7 @@ struct khist_buffer {
 	wait_queue_head_t wait;
 	atomic_t waiters;
 	struct irq_work wake_work;
-	struct mutex read_lock;
+	struct mutex read_lock; /* see @read_lock above */
 };
 
 extern struct khist_buffer *khist_buf;
