@@ -140,6 +140,7 @@ int khist_events_register(struct khist_event_def *const *defs,
 			  unsigned int nr);
 void khist_events_unregister(struct khist_event_def *const *defs,
 			     unsigned int nr);
+int khist_event_use(const char *system, const char *name, bool get);
 
 void khist_out_printf(struct khist_out *out, const char *fmt, ...)
 	__printf(2, 3);

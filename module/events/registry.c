@@ -252,6 +252,40 @@ void khist_event_put_use(struct khist_event *ev)
 }
 
 /**
+ * khist_event_use() - take or drop a soft use of an event, by name
+ * @system: event system
+ * @name:   event name
+ * @get:    take (true) or drop (false) a use
+ *
+ * What a trigger does to its event (khist_event_get_use()), for modules
+ * and tests: the event's probe runs while it has uses, and its enable file
+ * shows the soft mode ("0*", "1*").
+ *
+ * Context: process context.
+ * Return: 0, -ENOENT for an unknown event, -EINVAL when dropping a use
+ * that was not taken, or the error of attaching the probe.
+ */
+int khist_event_use(const char *system, const char *name, bool get)
+{
+	struct khist_event *ev;
+	int ret = 0;
+
+	mutex_lock(&khist_event_mutex);
+	ev = khist_event_find(system, name);
+	if (!ev)
+		ret = -ENOENT;
+	else if (get)
+		ret = khist_event_get_use(ev);
+	else if (ev->sm_ref <= 0)
+		ret = -EINVAL;
+	else
+		khist_event_put_use(ev);
+	mutex_unlock(&khist_event_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(khist_event_use);
+
+/**
  * khist_event_soft_enable() - let a soft-mode event record, or stop it
  * @ev: the event, with at least one use
  * @on: record (enable_event trigger) or not (disable_event trigger)

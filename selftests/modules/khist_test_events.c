@@ -16,10 +16,14 @@
  *   word   one of "alpha" "bravo" "charlie" "delta" "echo-echo-echo",
  *          picked by (x >> 20) % 5
  *   key    (pair_a/pair_b) (x >> 4) % 10
+ *
+ * A second file, /sys/kernel/debug/khist_test/use, takes ("+sys:event")
+ * or drops ("-sys:event") a soft use of any event, as a trigger would.
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #define KHIST_CREATE_EVENTS
@@ -82,6 +86,34 @@ static ssize_t khist_test_fire_write(struct file *file,
 	return cnt;
 }
 
+static ssize_t khist_test_use_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	char buf[128], *sys, *name;
+	int ret;
+
+	if (cnt >= sizeof(buf) || cnt < 2)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	sys = strim(buf);
+	if (*sys != '+' && *sys != '-')
+		return -EINVAL;
+	name = strchr(sys, ':');
+	if (!name)
+		return -EINVAL;
+	*name++ = '\0';
+	ret = khist_event_use(sys + 1, name, *sys == '+');
+	return ret ? ret : cnt;
+}
+
+static const struct file_operations khist_test_use_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = khist_test_use_write,
+};
+
 static const struct file_operations khist_test_fire_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
@@ -102,6 +134,8 @@ static int __init khist_test_init(void)
 	khist_test_dir = debugfs_create_dir("khist_test", NULL);
 	debugfs_create_file("fire", 0200, khist_test_dir, NULL,
 			    &khist_test_fire_fops);
+	debugfs_create_file("use", 0200, khist_test_dir, NULL,
+			    &khist_test_use_fops);
 	return 0;
 }
 
