@@ -136,8 +136,7 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 			unsigned int size);
 void khist_rec_commit(struct khist_rec_ctx *ctx);
 
-int khist_events_register(struct khist_event_def *const *defs,
-			  unsigned int nr);
+int khist_events_register(struct khist_event_def *const *defs, unsigned int nr);
 void khist_events_unregister(struct khist_event_def *const *defs,
 			     unsigned int nr);
 int khist_event_use(const char *system, const char *name, bool get);

@@ -30,14 +30,11 @@
 #define KHIST_PARAMS(args...) args
 
 /* One event with its own class. */
-#define KHIST_TRACE_EVENT(name, proto, args, tstruct, assign, print)	\
-	KHIST_DECLARE_EVENT_CLASS(name, KHIST_PARAMS(proto),		\
-				  KHIST_PARAMS(args),			\
-				  KHIST_PARAMS(tstruct),		\
-				  KHIST_PARAMS(assign),			\
-				  KHIST_PARAMS(print))			\
-	KHIST_DEFINE_EVENT(name, name, KHIST_PARAMS(proto),		\
-			   KHIST_PARAMS(args))
+#define KHIST_TRACE_EVENT(name, proto, args, tstruct, assign, print)         \
+	KHIST_DECLARE_EVENT_CLASS(name, KHIST_PARAMS(proto),                 \
+				  KHIST_PARAMS(args), KHIST_PARAMS(tstruct), \
+				  KHIST_PARAMS(assign), KHIST_PARAMS(print)) \
+	KHIST_DEFINE_EVENT(name, name, KHIST_PARAMS(proto), KHIST_PARAMS(args))
 
 /* Helpers the generated probes use. */
 static inline const char *khist_str_or_null(const char *s)

@@ -35,24 +35,38 @@ struct khist_eval {
 	unsigned long val;
 };
 
-#define KHIST_EVAL(x) { #x, x }
+#define KHIST_EVAL(x) \
+	{             \
+#x, x \
+	}
 static const struct khist_eval khist_evals[] = {
 #ifdef KHIST_HAVE_GFP_BIT_ENUM
-	KHIST_EVAL(___GFP_DMA_BIT), KHIST_EVAL(___GFP_HIGHMEM_BIT),
-	KHIST_EVAL(___GFP_MOVABLE_BIT), KHIST_EVAL(___GFP_RECLAIMABLE_BIT),
-	KHIST_EVAL(___GFP_HIGH_BIT), KHIST_EVAL(___GFP_IO_BIT),
-	KHIST_EVAL(___GFP_FS_BIT), KHIST_EVAL(___GFP_ZERO_BIT),
+	KHIST_EVAL(___GFP_DMA_BIT),
+	KHIST_EVAL(___GFP_HIGHMEM_BIT),
+	KHIST_EVAL(___GFP_MOVABLE_BIT),
+	KHIST_EVAL(___GFP_RECLAIMABLE_BIT),
+	KHIST_EVAL(___GFP_HIGH_BIT),
+	KHIST_EVAL(___GFP_IO_BIT),
+	KHIST_EVAL(___GFP_FS_BIT),
+	KHIST_EVAL(___GFP_ZERO_BIT),
 	KHIST_EVAL(___GFP_DMA32_BIT),
 	KHIST_EVAL(___GFP_DIRECT_RECLAIM_BIT),
-	KHIST_EVAL(___GFP_KSWAPD_RECLAIM_BIT), KHIST_EVAL(___GFP_WRITE_BIT),
-	KHIST_EVAL(___GFP_NOWARN_BIT), KHIST_EVAL(___GFP_RETRY_MAYFAIL_BIT),
-	KHIST_EVAL(___GFP_NOFAIL_BIT), KHIST_EVAL(___GFP_NORETRY_BIT),
-	KHIST_EVAL(___GFP_MEMALLOC_BIT), KHIST_EVAL(___GFP_COMP_BIT),
-	KHIST_EVAL(___GFP_NOMEMALLOC_BIT), KHIST_EVAL(___GFP_HARDWALL_BIT),
-	KHIST_EVAL(___GFP_THISNODE_BIT), KHIST_EVAL(___GFP_ACCOUNT_BIT),
+	KHIST_EVAL(___GFP_KSWAPD_RECLAIM_BIT),
+	KHIST_EVAL(___GFP_WRITE_BIT),
+	KHIST_EVAL(___GFP_NOWARN_BIT),
+	KHIST_EVAL(___GFP_RETRY_MAYFAIL_BIT),
+	KHIST_EVAL(___GFP_NOFAIL_BIT),
+	KHIST_EVAL(___GFP_NORETRY_BIT),
+	KHIST_EVAL(___GFP_MEMALLOC_BIT),
+	KHIST_EVAL(___GFP_COMP_BIT),
+	KHIST_EVAL(___GFP_NOMEMALLOC_BIT),
+	KHIST_EVAL(___GFP_HARDWALL_BIT),
+	KHIST_EVAL(___GFP_THISNODE_BIT),
+	KHIST_EVAL(___GFP_ACCOUNT_BIT),
 	KHIST_EVAL(___GFP_ZEROTAGS_BIT),
 #ifdef CONFIG_KASAN_HW_TAGS
-	KHIST_EVAL(___GFP_SKIP_ZERO_BIT), KHIST_EVAL(___GFP_SKIP_KASAN_BIT),
+	KHIST_EVAL(___GFP_SKIP_ZERO_BIT),
+	KHIST_EVAL(___GFP_SKIP_KASAN_BIT),
 #endif
 #ifdef CONFIG_LOCKDEP
 	KHIST_EVAL(___GFP_NOLOCKDEP_BIT),
@@ -143,8 +157,8 @@ int khist_builtin_register(void)
 {
 	unsigned int (*const lists[])(struct khist_event_def **,
 				      unsigned int) = {
-		khist_sched_defs, khist_irq_defs, khist_timer_defs,
-		khist_kmem_defs, khist_raw_syscalls_defs, khist_syscall_defs,
+		khist_sched_defs, khist_irq_defs,	   khist_timer_defs,
+		khist_kmem_defs,  khist_raw_syscalls_defs, khist_syscall_defs,
 	};
 	unsigned int i, n = 0;
 	int ret;
@@ -156,7 +170,8 @@ int khist_builtin_register(void)
 	}
 	khist_builtin[n++] = &khist_print_def;
 	for (i = 0; i < n; i++) {
-		khist_evaluated[i] = khist_eval_fmt(khist_builtin[i]->print_fmt);
+		khist_evaluated[i] =
+			khist_eval_fmt(khist_builtin[i]->print_fmt);
 		if (khist_evaluated[i])
 			khist_builtin[i]->print_fmt = khist_evaluated[i];
 	}

@@ -13,6 +13,12 @@
 #include <linux/interrupt.h>
 #include <khist/tracepoint.h>
 
+/*
+ * Event descriptions keep their layout: TP_printk() arguments are shown,
+ * spacing included, in the format file.
+ */
+/* clang-format off */
+
 KHIST_TRACE_EVENT(irq_handler_entry,
 	TP_PROTO(int irq, struct irqaction *action),
 	TP_ARGS(irq, action),
@@ -40,6 +46,7 @@ KHIST_TRACE_EVENT(irq_handler_exit,
 	),
 	TP_printk("irq=%d ret=%s", __entry->irq, __entry->ret ? "handled" : "unhandled")
 );
+/* clang-format on */
 
 #endif /* _KHIST_EV_IRQ_H */
 

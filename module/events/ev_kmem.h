@@ -14,6 +14,12 @@
 #include <trace/events/mmflags.h>
 #include <khist/tracepoint.h>
 
+/*
+ * Event descriptions keep their layout: TP_printk() arguments are shown,
+ * spacing included, in the format file.
+ */
+/* clang-format off */
+
 KHIST_TRACE_EVENT(kmalloc,
 	TP_PROTO(unsigned long call_site, const void *ptr, size_t bytes_req,
 		 size_t bytes_alloc, gfp_t gfp_flags, int node),
@@ -54,6 +60,7 @@ KHIST_TRACE_EVENT(kfree,
 	),
 	TP_printk("call_site=%pS ptr=%p", (void *)__entry->call_site, __entry->ptr)
 );
+/* clang-format on */
 
 #endif /* _KHIST_EV_KMEM_H */
 

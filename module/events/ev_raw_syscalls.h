@@ -18,6 +18,12 @@
 #include <asm/syscall.h>
 #include <khist/tracepoint.h>
 
+/*
+ * Event descriptions keep their layout: TP_printk() arguments are shown,
+ * spacing included, in the format file.
+ */
+/* clang-format off */
+
 KHIST_TRACE_EVENT(sys_enter,
 	TP_PROTO(struct pt_regs *regs, long id),
 	TP_ARGS(regs, id),
@@ -45,6 +51,7 @@ KHIST_TRACE_EVENT(sys_exit,
 	),
 	TP_printk("NR %ld = %ld", __entry->id, __entry->ret)
 );
+/* clang-format on */
 
 #endif /* _KHIST_EV_RAW_SYSCALLS_H */
 

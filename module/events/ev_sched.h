@@ -17,6 +17,12 @@
 #include <linux/sched.h>
 #include <khist/tracepoint.h>
 
+/*
+ * Event descriptions keep their layout: TP_printk() arguments are shown,
+ * spacing included, in the format file.
+ */
+/* clang-format off */
+
 #ifndef _KHIST_EV_SCHED_HELPERS
 #define _KHIST_EV_SCHED_HELPERS
 /* The prev_state ftrace records: a TASK_REPORT bit, or MAX if preempted. */
@@ -142,6 +148,7 @@ KHIST_DEFINE_EVENT(sched_process_template, sched_process_exit,
 	TP_PROTO(struct task_struct *p), TP_ARGS(p));
 KHIST_DEFINE_EVENT(sched_process_template, sched_process_free,
 	TP_PROTO(struct task_struct *p), TP_ARGS(p));
+/* clang-format on */
 
 #endif /* _KHIST_EV_SCHED_H */
 

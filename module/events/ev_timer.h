@@ -13,6 +13,12 @@
 #include <linux/hrtimer.h>
 #include <khist/tracepoint.h>
 
+/*
+ * Event descriptions keep their layout: TP_printk() arguments are shown,
+ * spacing included, in the format file.
+ */
+/* clang-format off */
+
 KHIST_TRACE_EVENT(hrtimer_expire_entry,
 	TP_PROTO(struct hrtimer *hrtimer, ktime_t *now),
 	TP_ARGS(hrtimer, now),
@@ -28,6 +34,7 @@ KHIST_TRACE_EVENT(hrtimer_expire_entry,
 	),
 	TP_printk("hrtimer=%p function=%ps now=%llu", __entry->hrtimer, __entry->function, (unsigned long long) __entry->now)
 );
+/* clang-format on */
 
 #endif /* _KHIST_EV_TIMER_H */
 

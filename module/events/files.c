@@ -34,6 +34,13 @@ static bool khist_ev_live(struct khist_event *ev)
 
 /* ---- format ---- */
 
+/* The common header of every record, as the format files show it. */
+static const char khist_common_fields_text[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+
 /**
  * khist_format_show() - the text of an event's format file
  * @m:  where it goes
@@ -50,11 +57,7 @@ int khist_format_show(struct seq_file *m, struct khist_event *ev)
 
 	seq_printf(m, "name: %s\nID: %u\nformat:\n", ev->schema.name,
 		   ev->schema.id);
-	seq_puts(m,
-		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-		 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n");
+	seq_puts(m, khist_common_fields_text);
 	for (i = 0; i < ev->schema.nr_fields; i++) {
 		f = &ev->schema.fields[i];
 		br = strchr(f->type, '[');
@@ -244,8 +247,8 @@ static const struct file_operations khist_filter_fops = {
 static void khist_triggers_avail(struct seq_file *m)
 {
 	seq_puts(m, "# Available triggers:\n");
-	seq_puts(m,
-		 "# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist\n");
+	seq_puts(m, "# traceon traceoff snapshot stacktrace enable_event ");
+	seq_puts(m, "disable_event enable_hist disable_hist hist\n");
 }
 
 static int khist_trigger_seq(struct seq_file *m, void *v)
@@ -514,39 +517,39 @@ struct khist_node *khist_system_dir_create(struct khist_node *events_dir,
 
 /* ---- header_page, header_event ---- */
 
+#define KHIST_HEADER_PAGE_FMT                                         \
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"    \
+	"\tfield: local_t commit;\toffset:8;\tsize:%zu;\tsigned:1;\n" \
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"    \
+	"\tfield: char data;\toffset:%zu;\tsize:%lu;\tsigned:%d;\n"
+
 static ssize_t khist_header_page_read(struct file *file, char __user *ubuf,
 				      size_t cnt, loff_t *ppos)
 {
 	char buf[256];
 	int len;
 
-	len = scnprintf(buf, sizeof(buf),
-			"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-			"\tfield: local_t commit;\toffset:8;\tsize:%zu;\tsigned:1;\n"
-			"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-			"\tfield: char data;\toffset:%zu;\tsize:%lu;\tsigned:%d;\n",
+	len = scnprintf(buf, sizeof(buf), KHIST_HEADER_PAGE_FMT,
 			sizeof(local_t), 8 + sizeof(local_t),
 			PAGE_SIZE - 8 - sizeof(local_t),
 			(int)is_signed_type(char));
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
 }
 
-static const char khist_header_event_text[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n"
-	"\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
+static const char khist_header_event_text[] = "# compressed entry header\n"
+					      "\ttype_len    :    5 bits\n"
+					      "\ttime_delta  :   27 bits\n"
+					      "\tarray       :   32 bits\n"
+					      "\n"
+					      "\tpadding     : type == 29\n"
+					      "\ttime_extend : type == 30\n"
+					      "\ttime_stamp : type == 31\n"
+					      "\tdata max type_len  == 28\n";
 
 static ssize_t khist_header_event_read(struct file *file, char __user *ubuf,
 				       size_t cnt, loff_t *ppos)
 {
-	return simple_read_from_buffer(ubuf, cnt, ppos,
-				       khist_header_event_text,
+	return simple_read_from_buffer(ubuf, cnt, ppos, khist_header_event_text,
 				       sizeof(khist_header_event_text) - 1);
 }
 
@@ -646,9 +649,8 @@ static int khist_set_event_token(char *tok)
 	return any ? ret : -EINVAL;
 }
 
-static ssize_t khist_set_event_write(struct file *file,
-				     const char __user *ubuf, size_t cnt,
-				     loff_t *ppos)
+static ssize_t khist_set_event_write(struct file *file, const char __user *ubuf,
+				     size_t cnt, loff_t *ppos)
 {
 	char *cmd, *p, *tok;
 	int ret = 0;
@@ -731,8 +733,8 @@ int khist_events_top_files_create(struct khist_instance *inst)
 				 NULL);
 	if (IS_ERR(n))
 		goto fail;
-	n = khist_fs_create_file(inst->dir, "available_events",
-				 KHIST_MODE_READ, &khist_avail_fops, NULL);
+	n = khist_fs_create_file(inst->dir, "available_events", KHIST_MODE_READ,
+				 &khist_avail_fops, NULL);
 	if (IS_ERR(n))
 		goto fail;
 	n = khist_fs_create_file(inst->dir, "set_event", KHIST_MODE_WRITE,
@@ -754,7 +756,9 @@ fail:
 void khist_events_top_files_remove(struct khist_instance *inst)
 {
 	static const char *const ev_files[] = {
-		"enable", "header_page", "header_event",
+		"enable",
+		"header_page",
+		"header_event",
 	};
 	unsigned int i;
 

@@ -374,8 +374,9 @@ static struct khist_event_system *khist_system_get(const char *name)
 	list_add_tail(&sys->list, &khist_systems);
 have:
 	if (!sys->dir) {
-		sys->dir = khist_system_dir_create(khist_events_inst->events_dir,
-						   sys);
+		struct khist_node *events = khist_events_inst->events_dir;
+
+		sys->dir = khist_system_dir_create(events, sys);
 		if (IS_ERR(sys->dir)) {
 			long err = PTR_ERR(sys->dir);
 
@@ -565,8 +566,7 @@ static void khist_events_remove(struct khist_event_def *const *defs,
  * Context: process context (module init).
  * Return: 0, or -errno with none of @defs registered.
  */
-int khist_events_register(struct khist_event_def *const *defs,
-			  unsigned int nr)
+int khist_events_register(struct khist_event_def *const *defs, unsigned int nr)
 {
 	unsigned int i;
 	int ret = 0;

@@ -57,10 +57,14 @@ struct khist_syscall {
 	struct khist_event_def exit;
 };
 
-#define KHIST_SC_NR_FIELD \
-	{ "__syscall_nr", "int", 8, 4, 1, KHIST_FK_INT, 4 }
-#define KHIST_SC_ARG(name, type, i) \
-	{ name, type, 16 + 8 * (i), 8, 0, KHIST_FK_INT, 8 }
+#define KHIST_SC_NR_FIELD                                       \
+	{                                                       \
+		"__syscall_nr", "int", 8, 4, 1, KHIST_FK_INT, 4 \
+	}
+#define KHIST_SC_ARG(name, type, i)                             \
+	{                                                       \
+		name, type, 16 + 8 * (i), 8, 0, KHIST_FK_INT, 8 \
+	}
 
 static struct khist_field_desc khist_openat_fields[] = {
 	KHIST_SC_NR_FIELD,
@@ -83,7 +87,10 @@ static struct khist_field_desc khist_sc_exit_fields[] = {
 };
 
 static const char *const khist_openat_args[] = {
-	"dfd", "filename", "flags", "mode",
+	"dfd",
+	"filename",
+	"flags",
+	"mode",
 };
 
 static const char *const khist_read_args[] = { "fd", "buf", "count" };
@@ -93,19 +100,25 @@ static void khist_sc_print_exit(struct khist_print_ctx *p);
 static int khist_sc_reg(struct khist_event_def *def, bool on);
 
 static struct khist_syscall khist_syscalls[] = {
-	{ .nr = __NR_openat, .name = "sys_openat",
-	  .nargs = ARRAY_SIZE(khist_openat_args), .argn = khist_openat_args,
-	  .fields = khist_openat_fields,
-	  .nr_fields = ARRAY_SIZE(khist_openat_fields),
-	  .print_fmt =
-		"\"dfd: 0x%08lx, filename: 0x%08lx, flags: 0x%08lx, mode: 0x%08lx\", ((unsigned long)(REC->dfd)), ((unsigned long)(REC->filename)), ((unsigned long)(REC->flags)), ((unsigned long)(REC->mode))",
+	{
+		.nr = __NR_openat,
+		.name = "sys_openat",
+		.nargs = ARRAY_SIZE(khist_openat_args),
+		.argn = khist_openat_args,
+		.fields = khist_openat_fields,
+		.nr_fields = ARRAY_SIZE(khist_openat_fields),
+		.print_fmt =
+			"\"dfd: 0x%08lx, filename: 0x%08lx, flags: 0x%08lx, mode: 0x%08lx\", ((unsigned long)(REC->dfd)), ((unsigned long)(REC->filename)), ((unsigned long)(REC->flags)), ((unsigned long)(REC->mode))",
 	},
-	{ .nr = __NR_read, .name = "sys_read",
-	  .nargs = ARRAY_SIZE(khist_read_args), .argn = khist_read_args,
-	  .fields = khist_read_fields,
-	  .nr_fields = ARRAY_SIZE(khist_read_fields),
-	  .print_fmt =
-		"\"fd: 0x%08lx, buf: 0x%08lx, count: 0x%08lx\", ((unsigned long)(REC->fd)), ((unsigned long)(REC->buf)), ((unsigned long)(REC->count))",
+	{
+		.nr = __NR_read,
+		.name = "sys_read",
+		.nargs = ARRAY_SIZE(khist_read_args),
+		.argn = khist_read_args,
+		.fields = khist_read_fields,
+		.nr_fields = ARRAY_SIZE(khist_read_fields),
+		.print_fmt =
+			"\"fd: 0x%08lx, buf: 0x%08lx, count: 0x%08lx\", ((unsigned long)(REC->fd)), ((unsigned long)(REC->buf)), ((unsigned long)(REC->count))",
 	},
 };
 
@@ -218,7 +231,7 @@ static int khist_sc_reg(struct khist_event_def *def, bool on)
 	void *const probes[2] = { khist_sc_enter_probe, khist_sc_exit_probe };
 	struct khist_tp_by_name f = {};
 	int dir = !strncmp(def->name, "sys_exit", 8);
-	int ret = 0;
+	int ret = 0, err;
 
 	lockdep_assert_held(&khist_event_mutex);
 	f.name = tps[dir];
@@ -230,8 +243,8 @@ static int khist_sc_reg(struct khist_event_def *def, bool on)
 	} else if (on) {
 		ret = tracepoint_probe_register(f.tp, probes[dir], NULL);
 	} else {
-		WARN_ON_ONCE(tracepoint_probe_unregister(f.tp, probes[dir],
-							 NULL));
+		err = tracepoint_probe_unregister(f.tp, probes[dir], NULL);
+		WARN_ON_ONCE(err);
 	}
 	if (ret)
 		khist_sc_users[dir]--;
@@ -246,8 +259,7 @@ static int khist_sc_reg(struct khist_event_def *def, bool on)
  * Context: process context, module init (it fills the definitions).
  * Return: how many definitions there are.
  */
-unsigned int khist_syscall_defs(struct khist_event_def **defs,
-				unsigned int max)
+unsigned int khist_syscall_defs(struct khist_event_def **defs, unsigned int max)
 {
 	struct khist_syscall *sc;
 	unsigned int i, n = 0;
@@ -258,21 +270,26 @@ unsigned int khist_syscall_defs(struct khist_event_def **defs,
 			 sc->name + 4);
 		snprintf(sc->exit_name, sizeof(sc->exit_name), "sys_exit_%s",
 			 sc->name + 4);
-		sc->enter = (struct khist_event_def) {
-			.system = "syscalls", .name = sc->enter_name,
-			.fields = sc->fields, .nr_fields = sc->nr_fields,
+		sc->enter = (struct khist_event_def){
+			.system = "syscalls",
+			.name = sc->enter_name,
+			.fields = sc->fields,
+			.nr_fields = sc->nr_fields,
 			.rec_size = 16 + 8 * sc->nargs,
 			.print_fmt = sc->print_fmt,
-			.print = khist_sc_print_enter, .reg = khist_sc_reg,
+			.print = khist_sc_print_enter,
+			.reg = khist_sc_reg,
 			.flags = KHIST_EVF_NO_NAME,
 		};
-		sc->exit = (struct khist_event_def) {
-			.system = "syscalls", .name = sc->exit_name,
+		sc->exit = (struct khist_event_def){
+			.system = "syscalls",
+			.name = sc->exit_name,
 			.fields = khist_sc_exit_fields,
 			.nr_fields = ARRAY_SIZE(khist_sc_exit_fields),
 			.rec_size = sizeof(struct khist_sc_exit_rec),
 			.print_fmt = "\"0x%lx\", REC->ret",
-			.print = khist_sc_print_exit, .reg = khist_sc_reg,
+			.print = khist_sc_print_exit,
+			.reg = khist_sc_reg,
 			.flags = KHIST_EVF_NO_NAME,
 		};
 		if (n < max)

@@ -69,8 +69,8 @@ static void khist_comm_save(struct task_struct *tsk)
  */
 void khist_comm_lookup(int pid, char *comm)
 {
-	struct khist_comm *c = &khist_comms[(unsigned int)pid %
-					    KHIST_COMM_SLOTS];
+	struct khist_comm *c =
+		&khist_comms[(unsigned int)pid % KHIST_COMM_SLOTS];
 	unsigned long flags;
 
 	if (!pid) {
@@ -192,7 +192,8 @@ void khist_rec_commit(struct khist_rec_ctx *ctx)
 	if (ev && READ_ONCE(ev->has_triggers)) {
 		tops = READ_ONCE(khist_trigger_ops);
 		if (tops && tops->call)
-			tops->call(ev, ctx->rec, ctx->size, trace_clock_local());
+			tops->call(ev, ctx->rec, ctx->size,
+				   trace_clock_local());
 	}
 	if (!ctx->rbe) {
 		this_cpu_dec(khist_scratch->level);
@@ -380,7 +381,10 @@ void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
 	const struct khist_common_hdr *hdr = rec;
 	char scratch[KHIST_PRINT_SCRATCH];
 	struct khist_print_ctx p = {
-		.out = out, .rec = rec, .size = size, .scratch = scratch,
+		.out = out,
+		.rec = rec,
+		.size = size,
+		.scratch = scratch,
 	};
 	char comm[TASK_COMM_LEN];
 	struct khist_event *ev;
@@ -392,8 +396,8 @@ void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
 	khist_comm_lookup(hdr->pid, comm);
 	t = div_u64(ts + 500, NSEC_PER_USEC);
 	usecs = do_div(t, USEC_PER_SEC);
-	khist_out_printf(out, "%16s-%-7d [%03d] %c%c%c%c%c %5llu.%06lu: ",
-			 comm, hdr->pid, cpu, khist_irqs_char(hdr->flags),
+	khist_out_printf(out, "%16s-%-7d [%03d] %c%c%c%c%c %5llu.%06lu: ", comm,
+			 hdr->pid, cpu, khist_irqs_char(hdr->flags),
 			 khist_resched_char(hdr->flags),
 			 khist_ctx_char(hdr->flags),
 			 khist_hex_or_dot(hdr->preempt_count & 0xf),
@@ -408,6 +412,9 @@ void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
 	ev->def->print(&p);
 	khist_out_printf(out, "\n");
 }
+
+#define KHIST_ENTRIES_FMT \
+	"# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n#\n"
 
 static const char khist_trace_columns[] =
 	"#                                _-----=> irqs-off/BH-disabled\n"
@@ -437,15 +444,15 @@ void khist_ringbuf_header(struct khist_out *out, struct khist_buffer *buf)
 		total += n + ring_buffer_overrun_cpu(buf->rb, cpu);
 	}
 	khist_out_printf(out, "# tracer: nop\n#\n");
-	khist_out_printf(out, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n#\n",
-			 entries, total, num_online_cpus());
+	khist_out_printf(out, KHIST_ENTRIES_FMT, entries, total,
+			 num_online_cpus());
 	khist_out_printf(out, "%s", khist_trace_columns);
 }
 
 static void khist_wake_readers(struct irq_work *work)
 {
-	struct khist_buffer *buf = container_of(work, struct khist_buffer,
-						wake_work);
+	struct khist_buffer *buf =
+		container_of(work, struct khist_buffer, wake_work);
 
 	wake_up_all(&buf->wait);
 }

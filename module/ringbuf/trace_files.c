@@ -242,6 +242,12 @@ static bool khist_pipe_fill(struct khist_pipe *p)
 	return true;
 }
 
+static long khist_pipe_wait(struct khist_buffer *b)
+{
+	return wait_event_interruptible_timeout(b->wait, !khist_rb_empty(b),
+						HZ / 10);
+}
+
 static int khist_pipe_open(struct inode *inode, struct file *file)
 {
 	struct khist_buffer *buf = inode->i_private;
@@ -272,8 +278,8 @@ static int khist_pipe_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static ssize_t khist_pipe_read(struct file *file, char __user *ubuf,
-			       size_t cnt, loff_t *ppos)
+static ssize_t khist_pipe_read(struct file *file, char __user *ubuf, size_t cnt,
+			       loff_t *ppos)
 {
 	struct khist_pipe *p = file->private_data;
 	size_t done = 0, n;
@@ -309,9 +315,7 @@ static ssize_t khist_pipe_read(struct file *file, char __user *ubuf,
 		}
 		mutex_unlock(&p->buf->read_lock);
 		/* The timeout covers a wakeup raced past by a writer. */
-		ret = wait_event_interruptible_timeout(p->buf->wait,
-						       !khist_rb_empty(p->buf),
-						       HZ / 10);
+		ret = khist_pipe_wait(p->buf);
 		if (ret < 0)
 			return -ERESTARTSYS;
 		mutex_lock(&p->buf->read_lock);
@@ -383,8 +387,8 @@ static const struct file_operations khist_marker_fops = {
 
 /* ---- tracing_on, buffer_size_kb ---- */
 
-static ssize_t khist_on_read(struct file *file, char __user *ubuf,
-			     size_t cnt, loff_t *ppos)
+static ssize_t khist_on_read(struct file *file, char __user *ubuf, size_t cnt,
+			     loff_t *ppos)
 {
 	struct khist_buffer *buf = file->private_data;
 	char s[4];
@@ -423,8 +427,8 @@ static const struct file_operations khist_on_fops = {
 	.llseek = default_llseek,
 };
 
-static ssize_t khist_size_read(struct file *file, char __user *ubuf,
-			       size_t cnt, loff_t *ppos)
+static ssize_t khist_size_read(struct file *file, char __user *ubuf, size_t cnt,
+			       loff_t *ppos)
 {
 	struct khist_buffer *buf = file->private_data;
 	unsigned long size = 0, s;
@@ -499,7 +503,8 @@ int khist_trace_files_create(struct khist_instance *inst)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(khist_trace_files); i++) {
-		node = khist_fs_create_file(inst->dir, khist_trace_files[i].name,
+		node = khist_fs_create_file(inst->dir,
+					    khist_trace_files[i].name,
 					    khist_trace_files[i].mode,
 					    khist_trace_files[i].fops,
 					    khist_buf);
@@ -519,9 +524,11 @@ int khist_trace_files_create(struct khist_instance *inst)
  */
 void khist_trace_files_remove(struct khist_instance *inst)
 {
+	const char *name;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(khist_trace_files); i++)
-		khist_fs_remove(khist_fs_lookup(inst->dir,
-						khist_trace_files[i].name));
+	for (i = 0; i < ARRAY_SIZE(khist_trace_files); i++) {
+		name = khist_trace_files[i].name;
+		khist_fs_remove(khist_fs_lookup(inst->dir, name));
+	}
 }

@@ -67,9 +67,8 @@ static void khist_test_fire(unsigned int n, u64 seed)
 	}
 }
 
-static ssize_t khist_test_fire_write(struct file *file,
-				     const char __user *ubuf, size_t cnt,
-				     loff_t *ppos)
+static ssize_t khist_test_fire_write(struct file *file, const char __user *ubuf,
+				     size_t cnt, loff_t *ppos)
 {
 	unsigned int n;
 	char buf[64];
@@ -124,8 +123,8 @@ static int __init khist_test_init(void)
 {
 	int ret;
 
-	khist_test_nr = khist_test_defs(khist_test_list,
-					ARRAY_SIZE(khist_test_list));
+	khist_test_nr =
+		khist_test_defs(khist_test_list, ARRAY_SIZE(khist_test_list));
 	if (WARN_ON(khist_test_nr > ARRAY_SIZE(khist_test_list)))
 		return -E2BIG;
 	ret = khist_events_register(khist_test_list, khist_test_nr);

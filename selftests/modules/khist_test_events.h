@@ -15,6 +15,12 @@
 
 #include <khist/tracepoint.h>
 
+/*
+ * Event descriptions keep their layout: TP_printk() arguments are shown,
+ * spacing included, in the format file.
+ */
+/* clang-format off */
+
 /* One event with every field type the hist tests need. */
 KHIST_TRACE_EVENT(sample,
 	TP_PROTO(u32 seq, u64 val64, s32 val32, u8 small, const char *name,
@@ -58,6 +64,7 @@ KHIST_DEFINE_EVENT(pair_class, pair_a, TP_PROTO(u32 seq, u64 key),
 		   TP_ARGS(seq, key));
 KHIST_DEFINE_EVENT(pair_class, pair_b, TP_PROTO(u32 seq, u64 key),
 		   TP_ARGS(seq, key));
+/* clang-format on */
 
 #endif /* _KHIST_TEST_EVENTS_H */
 

@@ -14,10 +14,9 @@
 #define __dynamic_array(type, item, len) u32 __data_loc_##item;
 
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	struct khist_rec_##class {					\
-		struct khist_common_hdr ent;				\
-		tstruct							\
-		char __data[];						\
+	struct khist_rec_##class {                                            \
+		struct khist_common_hdr ent;                                  \
+		tstruct char __data[];                                        \
 	};
 
 #include KHIST_INCLUDE_FILE
@@ -26,13 +25,15 @@
 
 #define __field(type, item)
 #define __array(type, item, len)
-#define __string(item, src) u32 item; const char *item##_src;
+#define __string(item, src) \
+	u32 item;           \
+	const char *item##_src;
 #define __dynamic_array(type, item, len) u32 item;
 
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	struct khist_dyn_##class {					\
-		u32 __khist_none;					\
-		tstruct							\
+	struct khist_dyn_##class {                                            \
+		u32 __khist_none;                                             \
+		tstruct                                                       \
 	};
 
 #include KHIST_INCLUDE_FILE

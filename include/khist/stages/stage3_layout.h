@@ -6,22 +6,20 @@
 #include <khist/stages/reset.h>
 
 #define __field(type, item) (__f++)->offset = offsetof(typeof(*__r), item);
-#define __array(type, item, len)					\
-	(__f++)->offset = offsetof(typeof(*__r), item);
-#define __string(item, src)						\
+#define __array(type, item, len) (__f++)->offset = offsetof(typeof(*__r), item);
+#define __string(item, src) \
 	(__f++)->offset = offsetof(typeof(*__r), __data_loc_##item);
-#define __dynamic_array(type, item, len)				\
+#define __dynamic_array(type, item, len) \
 	(__f++)->offset = offsetof(typeof(*__r), __data_loc_##item);
 
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	static void khist_layout_##class(void)				\
-	{								\
-		struct khist_field_desc *__f = khist_fields_##class;	\
-		struct khist_rec_##class *__r = NULL;			\
-									\
-		tstruct							\
-		(void)__f;						\
-		(void)__r;						\
+	static void khist_layout_##class(void)                                \
+	{                                                                     \
+		struct khist_field_desc *__f = khist_fields_##class;          \
+		struct khist_rec_##class *__r = NULL;                         \
+                                                                              \
+		tstruct(void) __f;                                            \
+		(void)__r;                                                    \
 	}
 
 #include KHIST_INCLUDE_FILE

@@ -9,20 +9,19 @@
 
 #define __field(type, item)
 #define __array(type, item, len)
-#define __string(item, src)						\
-	__d->item##_src = khist_str_or_null(src);			\
+#define __string(item, src)                       \
+	__d->item##_src = khist_str_or_null(src); \
 	__d->item = khist_dyn_take(&__ds, strlen(__d->item##_src) + 1);
-#define __dynamic_array(type, item, len)				\
+#define __dynamic_array(type, item, len) \
 	__d->item = khist_dyn_take(&__ds, (len) * sizeof(type));
 
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	static unsigned int khist_dynsize_##class(struct khist_dyn_##class *__d, \
-						  proto)		\
-	{								\
-		unsigned int __ds = 0;					\
-									\
-		tstruct							\
-		return __ds;						\
+	static unsigned int khist_dynsize_##class(                            \
+		struct khist_dyn_##class * __d, proto)                        \
+	{                                                                     \
+		unsigned int __ds = 0;                                        \
+                                                                              \
+		tstruct return __ds;                                          \
 	}
 
 #include KHIST_INCLUDE_FILE
@@ -31,34 +30,32 @@
 
 #define __field(type, item)
 #define __array(type, item, len)
-#define __string(item, src)						\
+#define __string(item, src) \
 	__entry->__data_loc_##item = __d.item + sizeof(*__entry);
-#define __dynamic_array(type, item, len)				\
+#define __dynamic_array(type, item, len) \
 	__entry->__data_loc_##item = __d.item + sizeof(*__entry);
 
-#define __get_dynamic_array(item)					\
+#define __get_dynamic_array(item) \
 	((void *)((char *)__entry + (__entry->__data_loc_##item & 0xffff)))
 #define __get_str(item) ((char *)__get_dynamic_array(item))
-#define __assign_str(dst, src...)					\
+#define __assign_str(dst, src...) \
 	strscpy(__get_str(dst), __d.dst##_src, (__d.dst >> 16))
 
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	static void khist_probe_##class(void *__data, proto)		\
-	{								\
-		struct khist_event_def *__def = __data;			\
-		struct khist_rec_##class *__entry;			\
-		struct khist_dyn_##class __d;				\
-		struct khist_rec_ctx __ctx;				\
-		unsigned int __ds;					\
-									\
-		__ds = khist_dynsize_##class(&__d, args);		\
-		__entry = khist_rec_reserve(&__ctx, __def,		\
-					    sizeof(*__entry) + __ds);	\
-		if (!__entry)						\
-			return;						\
-		tstruct							\
-		{ assign }						\
-		khist_rec_commit(&__ctx);				\
+	static void khist_probe_##class(void *__data, proto)                  \
+	{                                                                     \
+		struct khist_event_def *__def = __data;                       \
+		struct khist_rec_##class *__entry;                            \
+		struct khist_dyn_##class __d;                                 \
+		struct khist_rec_ctx __ctx;                                   \
+		unsigned int __ds;                                            \
+                                                                              \
+		__ds = khist_dynsize_##class(&__d, args);                     \
+		__entry = khist_rec_reserve(&__ctx, __def,                    \
+					    sizeof(*__entry) + __ds);         \
+		if (!__entry)                                                 \
+			return;                                               \
+		tstruct{ assign } khist_rec_commit(&__ctx);                   \
 	}
 
 #include KHIST_INCLUDE_FILE

@@ -6,27 +6,27 @@
  */
 #include <khist/stages/reset.h>
 
-#define __get_dynamic_array(item)					\
-	((const void *)((const char *)__entry +				\
+#define __get_dynamic_array(item)               \
+	((const void *)((const char *)__entry + \
 			(__entry->__data_loc_##item & 0xffff)))
 #define __get_str(item) khist_rec_dynstr(__kp, __entry->__data_loc_##item)
-#define __print_flags(flag, delim, flag_array...)			\
-	khist_print_flags(__kp, flag, delim,				\
-			  (const struct khist_flag_name[]){		\
-				  flag_array, { 0, NULL } })
-#define __print_symbolic(value, symbol_array...)			\
-	khist_print_symbolic(__kp, value,				\
-			     (const struct khist_flag_name[]){		\
-				     symbol_array, { 0, NULL } })
+#define __print_flags(flag, delim, flag_array...)                       \
+	khist_print_flags(__kp, flag, delim,                            \
+			  (const struct khist_flag_name[]){ flag_array, \
+							    { 0, NULL } })
+#define __print_symbolic(value, symbol_array...)                             \
+	khist_print_symbolic(__kp, value,                                    \
+			     (const struct khist_flag_name[]){ symbol_array, \
+							       { 0, NULL } })
 #undef TP_printk
 #define TP_printk(fmt, args...) khist_out_printf(__kp->out, fmt, args)
 
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	static void khist_print_##class(struct khist_print_ctx *__kp)	\
-	{								\
-		const struct khist_rec_##class *__entry = __kp->rec;	\
-									\
-		print;							\
+	static void khist_print_##class(struct khist_print_ctx * __kp)        \
+	{                                                                     \
+		const struct khist_rec_##class *__entry = __kp->rec;          \
+                                                                              \
+		print;                                                        \
 	}
 
 #include KHIST_INCLUDE_FILE
@@ -35,7 +35,12 @@
 
 #define __entry REC
 #undef TP_printk
+#ifdef __CHECKER__
+/* sparse cannot stringify the longest argument lists (kmalloc's gfp names) */
+#define TP_printk(fmt, args...) "\"" fmt "\""
+#else
 #define TP_printk(fmt, args...) "\"" fmt "\", " __stringify(args)
+#endif
 
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
 	static const char khist_pfmt_##class[] = print;

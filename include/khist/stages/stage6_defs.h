@@ -9,10 +9,10 @@
 
 #ifdef KHIST_ON_TRACEPOINTS
 #define __khist_tp_name(name) #name
-#define __khist_tp_check(class, name)					\
-	static inline void __khist_check_##name(void)			\
-	{								\
-		check_trace_callback_type_##name(khist_probe_##class);	\
+#define __khist_tp_check(class, name)                                  \
+	static inline void __khist_check_##name(void)                  \
+	{                                                              \
+		check_trace_callback_type_##name(khist_probe_##class); \
 	}
 #else
 #define __khist_tp_name(name) NULL
@@ -21,19 +21,19 @@
 
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print)
 #undef KHIST_DEFINE_EVENT
-#define KHIST_DEFINE_EVENT(class, ev_, proto, args)			\
-	__khist_tp_check(class, ev_)					\
-	struct khist_event_def khist_event_##ev_ = {			\
-		.system = __stringify(KHIST_SYSTEM),			\
-		.name = #ev_,						\
-		.fields = khist_fields_##class,				\
-		.nr_fields = ARRAY_SIZE(khist_fields_##class),		\
-		.rec_size = sizeof(struct khist_rec_##class),		\
-		.print_fmt = khist_pfmt_##class,			\
-		.print = khist_print_##class,				\
-		.layout = khist_layout_##class,				\
-		.tp_name = __khist_tp_name(ev_),			\
-		.probe = khist_probe_##class,				\
+#define KHIST_DEFINE_EVENT(class, ev_, proto, args)                        \
+	__khist_tp_check(class,                                            \
+			 ev_) struct khist_event_def khist_event_##ev_ = { \
+		.system = __stringify(KHIST_SYSTEM),                       \
+		.name = #ev_,                                              \
+		.fields = khist_fields_##class,                            \
+		.nr_fields = ARRAY_SIZE(khist_fields_##class),             \
+		.rec_size = sizeof(struct khist_rec_##class),              \
+		.print_fmt = khist_pfmt_##class,                           \
+		.print = khist_print_##class,                              \
+		.layout = khist_layout_##class,                            \
+		.tp_name = __khist_tp_name(ev_),                           \
+		.probe = khist_probe_##class,                              \
 	};
 
 #include KHIST_INCLUDE_FILE
@@ -42,9 +42,9 @@
 
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print)
 #undef KHIST_DEFINE_EVENT
-#define KHIST_DEFINE_EVENT(class, name, proto, args)			\
-	if (__n < __max)						\
-		__defs[__n] = &khist_event_##name;			\
+#define KHIST_DEFINE_EVENT(class, name, proto, args) \
+	if (__n < __max)                             \
+		__defs[__n] = &khist_event_##name;   \
 	__n++
 
 #ifndef KHIST_EVENT_LIST
