@@ -21,9 +21,9 @@
 /* clang-format off */
 
 KHIST_TRACE_EVENT(kmalloc,
-	TP_PROTO(unsigned long call_site, const void *ptr, size_t bytes_req,
-		 size_t bytes_alloc, gfp_t gfp_flags, int node),
-	TP_ARGS(call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node),
+	TP_PROTO(unsigned long site, const void *obj, size_t asked,
+		 size_t got, gfp_t gfp, int nid),
+	TP_ARGS(site, obj, asked, got, gfp, nid),
 	TP_STRUCT__entry(
 		__field(unsigned long, call_site)
 		__field(const void *, ptr)
@@ -33,12 +33,13 @@ KHIST_TRACE_EVENT(kmalloc,
 		__field(int, node)
 	),
 	TP_fast_assign(
-		__entry->call_site = call_site;
-		__entry->ptr = ptr;
-		__entry->bytes_req = bytes_req;
-		__entry->bytes_alloc = bytes_alloc;
-		__entry->gfp_flags = (__force unsigned long)gfp_flags;
-		__entry->node = node;
+		__entry->call_site = site;
+		__entry->ptr = obj;
+		__entry->bytes_req = asked;
+		__entry->bytes_alloc = got;
+		/* gfp_t is __bitwise: record its plain bits. */
+		__entry->gfp_flags = (__force unsigned long)gfp;
+		__entry->node = nid;
 	),
 	TP_printk("call_site=%pS ptr=%p bytes_req=%zu bytes_alloc=%zu gfp_flags=%s node=%d accounted=%s",
 		(void *)__entry->call_site, __entry->ptr, __entry->bytes_req,
@@ -48,15 +49,15 @@ KHIST_TRACE_EVENT(kmalloc,
 );
 
 KHIST_TRACE_EVENT(kfree,
-	TP_PROTO(unsigned long call_site, const void *ptr),
-	TP_ARGS(call_site, ptr),
+	TP_PROTO(unsigned long site, const void *obj),
+	TP_ARGS(site, obj),
 	TP_STRUCT__entry(
 		__field(unsigned long, call_site)
 		__field(const void *, ptr)
 	),
 	TP_fast_assign(
-		__entry->call_site = call_site;
-		__entry->ptr = ptr;
+		__entry->call_site = site;
+		__entry->ptr = obj;
 	),
 	TP_printk("call_site=%pS ptr=%p", (void *)__entry->call_site, __entry->ptr)
 );

@@ -62,10 +62,14 @@ KHIST_TRACE_EVENT(sched_switch,
 		__entry->next_prio = next->prio;
 	),
 	TP_printk("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d",
-		__entry->prev_comm, __entry->prev_pid, __entry->prev_prio,
+		__entry->prev_comm,
+		__entry->prev_pid,
+		__entry->prev_prio,
 		(__entry->prev_state & (TASK_REPORT_MAX - 1)) ? __print_flags(__entry->prev_state & (TASK_REPORT_MAX - 1), "|", { TASK_INTERRUPTIBLE, "S" }, { TASK_UNINTERRUPTIBLE, "D" }, { __TASK_STOPPED, "T" }, { __TASK_TRACED, "t" }, { EXIT_DEAD, "X" }, { EXIT_ZOMBIE, "Z" }, { TASK_PARKED, "P" }, { TASK_DEAD, "I" }) : "R",
 		__entry->prev_state & TASK_REPORT_MAX ? "+" : "",
-		__entry->next_comm, __entry->next_pid, __entry->next_prio)
+		__entry->next_comm,
+		__entry->next_pid,
+		__entry->next_prio)
 );
 
 KHIST_DECLARE_EVENT_CLASS(sched_wakeup_template,
@@ -94,8 +98,8 @@ KHIST_DEFINE_EVENT(sched_wakeup_template, sched_wakeup_new,
 	TP_PROTO(struct task_struct *p), TP_ARGS(p));
 
 KHIST_TRACE_EVENT(sched_process_fork,
-	TP_PROTO(struct task_struct *parent, struct task_struct *child),
-	TP_ARGS(parent, child),
+	TP_PROTO(struct task_struct *forker, struct task_struct *forked),
+	TP_ARGS(forker, forked),
 	TP_STRUCT__entry(
 		__array(char, parent_comm, 16)
 		__field(pid_t, parent_pid)
@@ -103,10 +107,10 @@ KHIST_TRACE_EVENT(sched_process_fork,
 		__field(pid_t, child_pid)
 	),
 	TP_fast_assign(
-		memcpy(__entry->parent_comm, parent->comm, 16);
-		__entry->parent_pid = parent->pid;
-		memcpy(__entry->child_comm, child->comm, 16);
-		__entry->child_pid = child->pid;
+		memcpy(__entry->parent_comm, forker->comm, 16);
+		__entry->parent_pid = forker->pid;
+		memcpy(__entry->child_comm, forked->comm, 16);
+		__entry->child_pid = forked->pid;
 	),
 	TP_printk("comm=%s pid=%d child_comm=%s child_pid=%d", __entry->parent_comm, __entry->parent_pid, __entry->child_comm, __entry->child_pid)
 );

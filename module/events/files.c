@@ -19,11 +19,11 @@
 /* Biggest write accepted by filter, trigger and set_event. */
 #define KHIST_CMD_MAX PAGE_SIZE
 
-static char *khist_copy_cmd(const char __user *ubuf, size_t cnt)
+static char *khist_copy_cmd(const char __user *ubuf, size_t count)
 {
-	if (cnt >= KHIST_CMD_MAX)
+	if (count >= KHIST_CMD_MAX)
 		return ERR_PTR(-EINVAL);
-	return memdup_user_nul(ubuf, cnt);
+	return memdup_user_nul(ubuf, count);
 }
 
 /* Is the event still registered? Call with khist_event_mutex held. */
@@ -102,7 +102,7 @@ static const struct file_operations khist_format_fops = {
 
 /* ---- id ---- */
 
-static ssize_t khist_id_read(struct file *file, char __user *ubuf, size_t cnt,
+static ssize_t khist_id_read(struct file *file, char __user *ubuf, size_t count,
 			     loff_t *ppos)
 {
 	struct khist_event *ev = file->private_data;
@@ -110,7 +110,7 @@ static ssize_t khist_id_read(struct file *file, char __user *ubuf, size_t cnt,
 	int len;
 
 	len = scnprintf(buf, sizeof(buf), "%u\n", ev->schema.id);
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
 static const struct file_operations khist_id_fops = {
@@ -123,7 +123,7 @@ static const struct file_operations khist_id_fops = {
 /* ---- enable ---- */
 
 static ssize_t khist_enable_read(struct file *file, char __user *ubuf,
-				 size_t cnt, loff_t *ppos)
+				 size_t count, loff_t *ppos)
 {
 	struct khist_event *ev = file->private_data;
 	char buf[4];
@@ -135,17 +135,17 @@ static ssize_t khist_enable_read(struct file *file, char __user *ubuf,
 	}
 	khist_event_enable_state(ev, buf);
 	mutex_unlock(&khist_event_mutex);
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
 }
 
 static ssize_t khist_enable_write(struct file *file, const char __user *ubuf,
-				  size_t cnt, loff_t *ppos)
+				  size_t count, loff_t *ppos)
 {
 	struct khist_event *ev = file->private_data;
 	unsigned long val;
 	int ret;
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	ret = kstrtoul_from_user(ubuf, count, 10, &val);
 	if (ret)
 		return ret;
 	if (val > 1)
@@ -156,8 +156,8 @@ static ssize_t khist_enable_write(struct file *file, const char __user *ubuf,
 	mutex_unlock(&khist_event_mutex);
 	if (ret)
 		return ret;
-	*ppos += cnt;
-	return cnt;
+	*ppos += count;
+	return count;
 }
 
 static const struct file_operations khist_enable_fops = {
@@ -171,7 +171,7 @@ static const struct file_operations khist_enable_fops = {
 /* ---- filter ---- */
 
 static ssize_t khist_filter_read(struct file *file, char __user *ubuf,
-				 size_t cnt, loff_t *ppos)
+				 size_t count, loff_t *ppos)
 {
 	struct khist_event *ev = file->private_data;
 	ssize_t ret;
@@ -185,13 +185,13 @@ static ssize_t khist_filter_read(struct file *file, char __user *ubuf,
 	mutex_unlock(&khist_event_mutex);
 	if (!text)
 		return -ENOMEM;
-	ret = simple_read_from_buffer(ubuf, cnt, ppos, text, strlen(text));
+	ret = simple_read_from_buffer(ubuf, count, ppos, text, strlen(text));
 	kfree(text);
 	return ret;
 }
 
 static ssize_t khist_filter_write(struct file *file, const char __user *ubuf,
-				  size_t cnt, loff_t *ppos)
+				  size_t count, loff_t *ppos)
 {
 	struct khist_event *ev = file->private_data;
 	const struct khist_filter_ops *ops;
@@ -199,7 +199,7 @@ static ssize_t khist_filter_write(struct file *file, const char __user *ubuf,
 	char *cmd, *text;
 	int ret = 0;
 
-	cmd = khist_copy_cmd(ubuf, cnt);
+	cmd = khist_copy_cmd(ubuf, count);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
 	text = strim(cmd);
@@ -230,8 +230,8 @@ out:
 	kfree(cmd);
 	if (ret)
 		return ret;
-	*ppos += cnt;
-	return cnt;
+	*ppos += count;
+	return count;
 }
 
 static const struct file_operations khist_filter_fops = {
@@ -284,14 +284,14 @@ static int khist_trigger_release(struct inode *inode, struct file *file)
 }
 
 static ssize_t khist_trigger_write(struct file *file, const char __user *ubuf,
-				   size_t cnt, loff_t *ppos)
+				   size_t count, loff_t *ppos)
 {
 	struct khist_event *ev = file_inode(file)->i_private;
 	const struct khist_trigger_ops *ops = READ_ONCE(khist_trigger_ops);
 	char *cmd;
 	int ret;
 
-	cmd = khist_copy_cmd(ubuf, cnt);
+	cmd = khist_copy_cmd(ubuf, count);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
 	if (!*strim(cmd))
@@ -303,8 +303,8 @@ static ssize_t khist_trigger_write(struct file *file, const char __user *ubuf,
 	kfree(cmd);
 	if (ret)
 		return ret;
-	*ppos += cnt;
-	return cnt;
+	*ppos += count;
+	return count;
 }
 
 static loff_t khist_trigger_llseek(struct file *file, loff_t off, int whence)
@@ -444,7 +444,7 @@ static void khist_enable_walk(struct khist_event_system *sys,
 }
 
 static ssize_t khist_sys_enable_read(struct file *file, char __user *ubuf,
-				     size_t cnt, loff_t *ppos)
+				     size_t count, loff_t *ppos)
 {
 	static const char state[] = "?01X";
 	struct khist_enable_walk w = {};
@@ -455,18 +455,18 @@ static ssize_t khist_sys_enable_read(struct file *file, char __user *ubuf,
 	mutex_unlock(&khist_event_mutex);
 	buf[0] = state[w.set & 3];
 	buf[1] = '\n';
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, 2);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
 }
 
 static ssize_t khist_sys_enable_write(struct file *file,
-				      const char __user *ubuf, size_t cnt,
+				      const char __user *ubuf, size_t count,
 				      loff_t *ppos)
 {
 	struct khist_enable_walk w = {};
 	unsigned long val;
 	int ret;
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	ret = kstrtoul_from_user(ubuf, count, 10, &val);
 	if (ret)
 		return ret;
 	if (val > 1)
@@ -477,8 +477,8 @@ static ssize_t khist_sys_enable_write(struct file *file,
 	mutex_unlock(&khist_event_mutex);
 	if (w.ret)
 		return w.ret;
-	*ppos += cnt;
-	return cnt;
+	*ppos += count;
+	return count;
 }
 
 static const struct file_operations khist_sys_enable_fops = {
@@ -524,7 +524,7 @@ struct khist_node *khist_system_dir_create(struct khist_node *events_dir,
 	"\tfield: char data;\toffset:%zu;\tsize:%lu;\tsigned:%d;\n"
 
 static ssize_t khist_header_page_read(struct file *file, char __user *ubuf,
-				      size_t cnt, loff_t *ppos)
+				      size_t count, loff_t *ppos)
 {
 	char buf[256];
 	int len;
@@ -533,7 +533,7 @@ static ssize_t khist_header_page_read(struct file *file, char __user *ubuf,
 			sizeof(local_t), 8 + sizeof(local_t),
 			PAGE_SIZE - 8 - sizeof(local_t),
 			(int)is_signed_type(char));
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
 static const char khist_header_event_text[] = "# compressed entry header\n"
@@ -547,9 +547,10 @@ static const char khist_header_event_text[] = "# compressed entry header\n"
 					      "\tdata max type_len  == 28\n";
 
 static ssize_t khist_header_event_read(struct file *file, char __user *ubuf,
-				       size_t cnt, loff_t *ppos)
+				       size_t count, loff_t *ppos)
 {
-	return simple_read_from_buffer(ubuf, cnt, ppos, khist_header_event_text,
+	return simple_read_from_buffer(ubuf, count, ppos,
+				       khist_header_event_text,
 				       sizeof(khist_header_event_text) - 1);
 }
 
@@ -650,12 +651,12 @@ static int khist_set_event_token(char *tok)
 }
 
 static ssize_t khist_set_event_write(struct file *file, const char __user *ubuf,
-				     size_t cnt, loff_t *ppos)
+				     size_t count, loff_t *ppos)
 {
 	char *cmd, *p, *tok;
 	int ret = 0;
 
-	cmd = khist_copy_cmd(ubuf, cnt);
+	cmd = khist_copy_cmd(ubuf, count);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
 	p = cmd;
@@ -671,15 +672,15 @@ static ssize_t khist_set_event_write(struct file *file, const char __user *ubuf,
 	kfree(cmd);
 	if (ret)
 		return ret;
-	*ppos += cnt;
-	return cnt;
+	*ppos += count;
+	return count;
 }
 
 static int khist_set_event_open(struct inode *inode, struct file *file)
 {
 	struct khist_event *ev;
 
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+	if (khist_fs_open_truncates(file)) {
 		mutex_lock(&khist_event_mutex);
 		list_for_each_entry(ev, &khist_event_list, list)
 			if (!(ev->def->flags & KHIST_EVF_IGNORE_ENABLE))

@@ -66,7 +66,7 @@ static int khist_errlog_open(struct inode *inode, struct file *file)
 {
 	struct khist_instance *inst = inode->i_private;
 
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+	if (khist_fs_open_truncates(file)) {
 		mutex_lock(&inst->errlog_lock);
 		khist_errlog_clear(&inst->errlog);
 		mutex_unlock(&inst->errlog_lock);

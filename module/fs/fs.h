@@ -96,4 +96,19 @@ struct khist_node *khist_fs_lookup(struct khist_node *dir, const char *name);
 bool khist_fs_node_removed(const struct khist_node *node);
 struct khist_node *khist_fs_file_node(const struct file *file);
 
+/**
+ * khist_fs_open_truncates() - is this open a shell's `>` on a control file?
+ * @file: the file being opened
+ *
+ * ftrace's control files (trace, error_log, set_event, trigger, ...) treat
+ * an open for writing with O_TRUNC as "start from empty".
+ *
+ * Context: any.
+ * Return: true when @file is opened writable and with O_TRUNC.
+ */
+static inline bool khist_fs_open_truncates(const struct file *file)
+{
+	return (file->f_flags & O_TRUNC) && (file->f_mode & FMODE_WRITE);
+}
+
 #endif /* _KHIST_FS_FS_H */

@@ -137,7 +137,7 @@ static int khist_trace_open(struct inode *inode, struct file *file)
 	struct khist_trace_iter *ti;
 	int cpu;
 
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+	if (khist_fs_open_truncates(file))
 		ring_buffer_reset(buf->rb);
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
