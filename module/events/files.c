@@ -75,7 +75,7 @@ int khist_format_show(struct seq_file *m, struct khist_event *ev)
 	return 0;
 }
 
-static int khist_format_seq(struct seq_file *m, void *v)
+static int khist_format_file_show(struct seq_file *m, void *v)
 {
 	struct khist_event *ev = m->private;
 	int ret = -ENODEV;
@@ -87,18 +87,7 @@ static int khist_format_seq(struct seq_file *m, void *v)
 	return ret;
 }
 
-static int khist_format_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, khist_format_seq, inode->i_private);
-}
-
-static const struct file_operations khist_format_fops = {
-	.owner = THIS_MODULE,
-	.open = khist_format_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(khist_format_file);
 
 /* ---- id ---- */
 
@@ -324,7 +313,7 @@ static const struct file_operations khist_trigger_fops = {
 	.release = khist_trigger_release,
 };
 
-static int khist_hist_seq(struct seq_file *m, void *v)
+static int khist_hist_file_show(struct seq_file *m, void *v)
 {
 	struct khist_event *ev = m->private;
 	const struct khist_trigger_ops *ops;
@@ -340,18 +329,7 @@ static int khist_hist_seq(struct seq_file *m, void *v)
 	return ret;
 }
 
-static int khist_hist_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, khist_hist_seq, inode->i_private);
-}
-
-static const struct file_operations khist_hist_fops = {
-	.owner = THIS_MODULE,
-	.open = khist_hist_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(khist_hist_file);
 
 static void khist_event_node_release(void *data)
 {
@@ -376,8 +354,8 @@ int khist_event_files_create(struct khist_event *ev)
 	} files[] = {
 		{ "enable", KHIST_MODE_WRITE, &khist_enable_fops },
 		{ "filter", KHIST_MODE_WRITE, &khist_filter_fops },
-		{ "format", KHIST_MODE_READ, &khist_format_fops },
-		{ "hist", KHIST_MODE_READ, &khist_hist_fops },
+		{ "format", KHIST_MODE_READ, &khist_format_file_fops },
+		{ "hist", KHIST_MODE_READ, &khist_hist_file_fops },
 		{ "id", KHIST_MODE_READ, &khist_id_fops },
 		{ "trigger", KHIST_MODE_WRITE, &khist_trigger_fops },
 	};
