@@ -59,6 +59,21 @@ kdoc:
 w1:
 	@sh selftests/style.sh w1
 
+# Area entry points: each area keeps its driver script in its directory.
+FUZZ_SECONDS ?= 60
+STRESS_SECONDS ?= 180
+fuzz:
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh selftests/fuzz/run.sh
+
+stress: module
+	@STRESS_SECONDS=$(STRESS_SECONDS) sh selftests/stress/run.sh $(KVER) $(MODDIR)
+
+ftracetest: module
+	@sh selftests/conform/ftracetest.sh $(KVER) $(MODDIR)
+
+bench: module
+	@sh selftests/bench/vm/run.sh $(KVER) $(MODDIR)
+
 bench-map:
 	@$(MAKE) -s -C selftests/bench map
 
@@ -71,7 +86,11 @@ help:
 	@echo "make deps        install the Debian packages khist needs (idempotent)"
 	@echo "make unit        userspace tests of module/core (ASan+UBSan, TSan)"
 	@echo "make vmtest      boot the Debian kernel KVER in QEMU and run selftests/fs"
-	@echo "make check       unit + style + VM tests on 6.1 and 6.12; ends with 'N passed, N failed'"
+	@echo "make check       unit + VM tests + area stages on 6.1 and 6.12; ends with 'N passed, N failed'"
 	@echo "make demo        build, boot a VM, load khist and show it at work"
 	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc"
 	@echo "make bench-map   tracing_map benchmark against liburcu's cds_lfht"
+	@echo "make bench       per-event cost, khist vs native hist triggers, in one VM"
+	@echo "make ftracetest  the kernel's ftrace trigger selftests against khist and native"
+	@echo "make fuzz        libFuzzer targets, FUZZ_SECONDS each"
+	@echo "make stress      VM stress: configuration changes under load, rmmod, STRESS_SECONDS"

@@ -43,6 +43,13 @@ stage unit make -s unit
 for kver in 6.1 6.12; do
 	stage "vm-$kver" make -s vmtest KVER=$kver
 done
+# Further areas (conformance, fuzzing, ...) plug in a stage of their own:
+# selftests/<area>/stage.sh prints TAP lines and exits non-zero on failure.
+for s in selftests/*/stage.sh; do
+	[ -f "$s" ] || continue
+	area=$(basename "$(dirname "$s")")
+	stage "$area" sh "$s"
+done
 
 pass=$(grep -c '^ok' "$out/all.tap" | tr -d ' ')
 skip=$(grep '^ok' "$out/all.tap" | grep -c '# SKIP' | tr -d ' ')

@@ -17,26 +17,24 @@ mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" \
 	"$root/lib/khist" "$root/selftests" "$root/root"
 cp /bin/busybox "$root/bin/busybox"
 
-# Copy a dynamically linked program and the libraries it needs.
 copy_prog() {
-	src=$(command -v "$1" 2>/dev/null) || return 0
-	cp -L "$src" "$root/bin/$(basename "$1")"
-	ldd "$src" 2>/dev/null | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }' |
-	while read -r lib; do
-		[ -e "$lib" ] || continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
-	done
+	sh "$top/selftests/vm/copy_prog.sh" "$root" "$@"
 }
 copy_prog dash
-for p in $KHIST_VM_EXTRA_PROGS; do
-	copy_prog "$p"
-done
+# shellcheck disable=SC2086
+copy_prog ${KHIST_VM_EXTRA_PROGS:-}
 
 cp "$top/selftests/vm/init" "$root/init"
 chmod 755 "$root/init"
 find "$moddir" -maxdepth 3 -name '*.ko' -exec cp {} "$root/lib/khist/" \;
 cp -r "$top/selftests/fs" "$root/selftests/fs"
+# Each test area can add what its guest scripts need: selftests/<area>/
+# vm-image.sh ROOT runs with the image tree (copy_prog.sh helps).
+for hook in "$top"/selftests/*/vm-image.sh; do
+	[ -f "$hook" ] || continue
+	cp -r "$(dirname "$hook")" "$root/selftests/"
+	sh "$hook" "$root" || { echo "mkinitramfs: $hook failed" >&2; exit 1; }
+done
 [ -d "$top/tools/bin" ] && cp -r "$top/tools/bin" "$root/usr/local-bin" || true
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"

@@ -1,13 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh test|demo KVER MODDIR - boot Debian's kernel KVER in QEMU (TCG)
+# run.sh test|demo|script KVER MODDIR - boot Debian's kernel KVER in QEMU (TCG)
 # with the khist modules from MODDIR and run the in-VM tests or the demo.
 #
 # test: prints the TAP lines the guest sent over its second serial port,
 # adds a failure when the VM did not finish (crash, panic_on_warn, hang
 # past the timeout) with the console's tail, and exits non-zero when any
 # test failed.
+# Environment:
+#   KHIST_VM_OUT      output directory (default build/vm-KVER); give each
+#                     concurrent run its own
+#   KHIST_VM_FILTER   test mode: run only test.d names containing this
+#   KHIST_VM_SCRIPT   script mode: guest script, path inside the image
+#                     (e.g. selftests/conform/guest.sh); prints TAP lines
+#   KHIST_VM_SMP, KHIST_VM_MEM   vCPUs (2) and MiB (1024)
+#   KHIST_VM_QEMU     extra QEMU arguments (e.g. "-icount shift=0")
+#   KHIST_VM_APPEND   extra kernel command line
+#   KHIST_VM_TIMEOUT  seconds before the VM is killed (600)
 set -u
 mode=$1
 kver=$2
@@ -17,7 +27,7 @@ timeout_s=${KHIST_VM_TIMEOUT:-600}
 
 kernel=$(sh "$top/selftests/vm/kernel.sh" image "$kver")
 [ -f "$kernel" ] || { echo "not ok - vm-$kver/boot: no kernel image for $kver (make deps)"; exit 1; }
-out="$top/build/vm-$kver"
+out=${KHIST_VM_OUT:-$top/build/vm-$kver}
 mkdir -p "$out"
 initrd="$out/initramfs.cpio"
 sh "$top/selftests/vm/mkinitramfs.sh" "$moddir" "$initrd" || {
@@ -27,8 +37,11 @@ sh "$top/selftests/vm/mkinitramfs.sh" "$moddir" "$initrd" || {
 
 cmdline="console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic"
 cmdline="$cmdline rdinit=/init khistvm=$mode ${KHIST_VM_APPEND:-}"
-qemu="qemu-system-x86_64 -machine pc -cpu max -m 1024 -smp 2
-	-accel tcg,thread=single -no-reboot -display none -monitor none
+[ -n "${KHIST_VM_FILTER:-}" ] && cmdline="$cmdline khistfilter=$KHIST_VM_FILTER"
+[ -n "${KHIST_VM_SCRIPT:-}" ] && cmdline="$cmdline khistscript=$KHIST_VM_SCRIPT"
+qemu="qemu-system-x86_64 -machine pc -cpu max -m ${KHIST_VM_MEM:-1024}
+	-smp ${KHIST_VM_SMP:-2} -accel tcg,thread=single -no-reboot
+	-display none -monitor none ${KHIST_VM_QEMU:-}
 	-kernel $kernel -initrd $initrd"
 
 if [ "$mode" = demo ]; then
