@@ -30,7 +30,8 @@ static void khist_errlog_entry_free(struct khist_errlog_entry *e)
  * @loc:   location text, copied
  * @msg:   error text; must outlive the log (static strings)
  * @cmd:   command text, copied
- * @pos:   caret position in @cmd; clamped to its length
+ * @pos:   caret position in @cmd; like ftrace's, it may point past the
+ *         end of @cmd (some filter errors do) and is kept as a u16
  *
  * Context: process context, caller serialises access to @log; may sleep
  * (GFP_KERNEL).
@@ -41,8 +42,6 @@ int khist_errlog_add(struct khist_errlog *log, u64 ts_ns, const char *loc,
 {
 	struct khist_errlog_entry *e;
 	char *loc_copy, *cmd_copy;
-	size_t len = strlen(cmd);
-
 	loc_copy = kstrdup(loc, GFP_KERNEL);
 	cmd_copy = kstrdup(cmd, GFP_KERNEL);
 	if (!loc_copy || !cmd_copy) {
@@ -62,7 +61,7 @@ int khist_errlog_add(struct khist_errlog *log, u64 ts_ns, const char *loc,
 	e->loc = loc_copy;
 	e->msg = msg;
 	e->cmd = cmd_copy;
-	e->pos = pos > len ? len : pos;
+	e->pos = pos > 0xffff ? 0xffff : pos;
 	return 0;
 }
 
