@@ -6,14 +6,18 @@
 #include <linux/init.h>
 #include <linux/module.h>
 #include "khist.h"
+#include "events/evfilter.h"
 
 static int __init khist_init(void)
 {
 	int ret;
 
-	ret = khist_fs_init();
+	ret = khist_evfilter_init();
 	if (ret)
 		return ret;
+	ret = khist_fs_init();
+	if (ret)
+		goto out_evf;
 	ret = khist_instance_init();
 	if (ret)
 		goto out_fs;
@@ -22,6 +26,8 @@ static int __init khist_init(void)
 
 out_fs:
 	khist_fs_exit();
+out_evf:
+	khist_evfilter_exit();
 	return ret;
 }
 
@@ -29,6 +35,7 @@ static void __exit khist_exit(void)
 {
 	khist_instance_exit();
 	khist_fs_exit();
+	khist_evfilter_exit();
 }
 
 module_init(khist_init);

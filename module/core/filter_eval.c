@@ -224,7 +224,8 @@ static bool match_str(const struct fstr *x, const struct khist_fpred *p)
 		hit = match_end(x, p);
 		break;
 	default:
-		hit = khist_filter_glob(p->pat, x->s, min(x->len, x->avail));
+		hit = khist_filter_glob(p->pat, x->s,
+				       x->len ? min(x->len, x->avail) : x->avail);
 		break;
 	}
 	return hit ^ p->negate;
@@ -454,6 +455,9 @@ static bool eval_str(const struct khist_fpred *p, const u8 *rec,
 		x.s = (const char *)rec + p->offset;
 		x.len = p->field_len;
 		x.avail = p->field_len;
+		/* char buf[] (size 0, e.g. ftrace/print): up to the NUL */
+		if (!p->field_len)
+			x.avail = rec_len - p->offset;
 		break;
 	case KHIST_FSTR_DYN:
 	case KHIST_FSTR_REL:

@@ -27,6 +27,7 @@
 
 struct khist_event_system;
 struct khist_instance;
+struct khist_filter;
 
 /**
  * struct khist_event - a registered event
@@ -42,7 +43,7 @@ struct khist_instance;
  * @soft_disabled: attached for soft users only, not recorded
  * @has_triggers:  call the trigger hook on every hit
  * @filter_text:   the `filter` file's text, NULL when none
- * @filter:        compiled filter (owned by the filter hook), or NULL
+ * @filter:        compiled filter (evfilter.c), or NULL
  * @trigger_data:  for the trigger/hist code, untouched by the registry
  */
 struct khist_event {
@@ -58,7 +59,7 @@ struct khist_event {
 	int soft_disabled;
 	int has_triggers;
 	char *filter_text;
-	void __rcu *filter;
+	struct khist_filter __rcu *filter;
 	void *trigger_data;
 };
 
@@ -90,27 +91,9 @@ struct khist_trigger_ops {
 	void (*removed)(struct khist_event *ev);
 };
 
-/**
- * struct khist_filter_ops - the filter compiler, as the `filter` file and
- * the fast path call it (set once with khist_filter_ops_set())
- * @compile: compile @text (@len bytes) for @ev; store the object in *@out.
- *           Process context, mutex held. 0 or -errno (the text is kept
- *           and shown either way, like ftrace).
- * @match:   does @rec pass? Any context, preemption disabled.
- * @free:    free an object once no probe can see it (after an RCU grace
- *           period); process context.
- */
-struct khist_filter_ops {
-	int (*compile)(struct khist_event *ev, const char *text, size_t len,
-		       void **out);
-	bool (*match)(void *filter, const void *rec, unsigned int size);
-	void (*free)(void *filter);
-};
-
 extern struct mutex khist_event_mutex;
 extern struct list_head khist_event_list;
 extern const struct khist_trigger_ops *khist_trigger_ops;
-extern const struct khist_filter_ops *khist_filter_ops;
 
 /* Registry (registry.c). */
 int khist_events_init(struct khist_instance *inst);
@@ -125,7 +108,6 @@ void khist_event_put_use(struct khist_event *ev);
 void khist_event_soft_enable(struct khist_event *ev, bool on);
 void khist_event_set_triggers(struct khist_event *ev, bool on);
 void khist_trigger_ops_set(const struct khist_trigger_ops *ops);
-void khist_filter_ops_set(const struct khist_filter_ops *ops);
 const char *khist_event_enable_state(struct khist_event *ev, char *buf);
 const char *khist_event_system_name(struct khist_event_system *sys);
 int khist_event_system_for_each(struct khist_event_system *sys,

@@ -15,6 +15,7 @@
 #include <asm/local.h>
 #include "khist.h"
 #include "events.h"
+#include "evfilter.h"
 
 /* Biggest write accepted by filter, trigger and set_event. */
 #define KHIST_CMD_MAX PAGE_SIZE
@@ -183,38 +184,17 @@ static ssize_t khist_filter_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	struct khist_event *ev = file->private_data;
-	const struct khist_filter_ops *ops;
-	void *old, *obj = NULL;
-	char *cmd, *text;
-	int ret = 0;
+	char *cmd;
+	int ret;
 
 	cmd = khist_copy_cmd(ubuf, count);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
-	text = strim(cmd);
 	mutex_lock(&khist_event_mutex);
-	if (!khist_ev_live(ev)) {
+	if (khist_ev_live(ev))
+		ret = khist_evfilter_set(ev, cmd, strlen(cmd));
+	else
 		ret = -ENODEV;
-		goto out;
-	}
-	ops = khist_filter_ops;
-	if (*text && strcmp(text, "0") && ops)
-		ret = ops->compile(ev, text, strlen(text), &obj);
-	old = rcu_replace_pointer(ev->filter, obj,
-				  lockdep_is_held(&khist_event_mutex));
-	kfree(ev->filter_text);
-	ev->filter_text = NULL;
-	if (*text && strcmp(text, "0")) {
-		ev->filter_text = kstrdup(text, GFP_KERNEL);
-		if (!ev->filter_text && !ret)
-			ret = -ENOMEM;
-	}
-	if (old) {
-		/* Probes read the filter under preempt-disable/SRCU. */
-		tracepoint_synchronize_unregister();
-		ops->free(old);
-	}
-out:
 	mutex_unlock(&khist_event_mutex);
 	kfree(cmd);
 	if (ret)

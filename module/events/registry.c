@@ -15,6 +15,7 @@
 #include <linux/xarray.h>
 #include "khist.h"
 #include "events.h"
+#include "evfilter.h"
 
 /* First dynamic id; lower ids are ftrace's fixed ones (print is 5). */
 #define KHIST_ID_FIRST 32
@@ -38,7 +39,6 @@ struct khist_event_system {
 DEFINE_MUTEX(khist_event_mutex);
 LIST_HEAD(khist_event_list);
 const struct khist_trigger_ops *khist_trigger_ops;
-const struct khist_filter_ops *khist_filter_ops;
 
 static LIST_HEAD(khist_systems);
 static DEFINE_XARRAY_ALLOC(khist_event_ids);
@@ -323,19 +323,6 @@ void khist_trigger_ops_set(const struct khist_trigger_ops *ops)
 }
 
 /**
- * khist_filter_ops_set() - install the filter compiler
- * @ops: its callbacks (static), or NULL
- *
- * Context: process context.
- */
-void khist_filter_ops_set(const struct khist_filter_ops *ops)
-{
-	mutex_lock(&khist_event_mutex);
-	WRITE_ONCE(khist_filter_ops, ops);
-	mutex_unlock(&khist_event_mutex);
-}
-
-/**
  * khist_event_enable_state() - what the event's enable file shows
  * @ev:  the event
  * @buf: at least 4 bytes
@@ -523,10 +510,7 @@ static struct khist_event *khist_event_unlink(struct khist_event_def *def)
 
 static void khist_event_free(struct khist_event *ev)
 {
-	void *f = rcu_dereference_protected(ev->filter, 1);
-
-	if (f && khist_filter_ops)
-		khist_filter_ops->free(f);
+	khist_evfilter_free(rcu_dereference_protected(ev->filter, 1));
 	RCU_INIT_POINTER(ev->filter, NULL);
 	ev->def = NULL;
 	khist_event_put(ev);

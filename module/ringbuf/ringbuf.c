@@ -21,6 +21,7 @@
 #include <linux/tracepoint.h>
 #include "khist.h"
 #include "events/events.h"
+#include "events/evfilter.h"
 #include "ringbuf.h"
 
 #define KHIST_SCRATCH_LEVELS 4
@@ -175,19 +176,10 @@ fill:
 }
 EXPORT_SYMBOL_GPL(khist_rec_reserve);
 
-/**
- * khist_rec_commit() - finish a record: triggers, filter, ring buffer
- * @ctx: the context khist_rec_reserve() filled
- *
- * Context: any (NMI included), preemption disabled.
- */
-void khist_rec_commit(struct khist_rec_ctx *ctx)
+static void khist_rec_run_triggers(struct khist_rec_ctx *ctx)
 {
 	struct khist_event *ev = READ_ONCE(ctx->def->ev);
-	struct khist_buffer *buf = khist_buf;
 	const struct khist_trigger_ops *tops;
-	const struct khist_filter_ops *fops;
-	void *filter;
 
 	if (ev && READ_ONCE(ev->has_triggers)) {
 		tops = READ_ONCE(khist_trigger_ops);
@@ -195,13 +187,20 @@ void khist_rec_commit(struct khist_rec_ctx *ctx)
 			tops->call(ev, ctx->rec, ctx->size,
 				   trace_clock_local());
 	}
+}
+
+static void khist_rec_finish(struct khist_rec_ctx *ctx)
+{
+	struct khist_event *ev = READ_ONCE(ctx->def->ev);
+	struct khist_buffer *buf = khist_buf;
+	struct khist_filter *filter;
+
 	if (!ctx->rbe) {
 		this_cpu_dec(khist_scratch->level);
 		return;
 	}
 	filter = ev ? rcu_dereference_sched(ev->filter) : NULL;
-	fops = READ_ONCE(khist_filter_ops);
-	if (filter && fops && !fops->match(filter, ctx->rec, ctx->size)) {
+	if (filter && !khist_evfilter_match(filter, ctx->rec, ctx->size)) {
 		ring_buffer_discard_commit(buf->rb, ctx->rbe);
 		return;
 	}
@@ -210,7 +209,40 @@ void khist_rec_commit(struct khist_rec_ctx *ctx)
 	if (atomic_read(&buf->waiters))
 		irq_work_queue(&buf->wake_work);
 }
+
+/**
+ * khist_rec_commit() - finish a record: triggers, filter, ring buffer
+ * @ctx: the context khist_rec_reserve() filled
+ *
+ * Context: any (NMI included), preemption disabled.
+ */
+void khist_rec_commit(struct khist_rec_ctx *ctx)
+{
+	khist_rec_run_triggers(ctx);
+	khist_rec_finish(ctx);
+}
 EXPORT_SYMBOL_GPL(khist_rec_commit);
+
+/**
+ * khist_rec_commit_marker() - commit a trace_marker record, ftrace's way
+ * @ctx: the context khist_rec_reserve() filled
+ * @s:   the text in the record, NUL-terminated, room for one more byte
+ * @len: strlen(@s)
+ *
+ * Triggers see the text as written; the newline `trace` shows is added
+ * afterwards, when it is missing (so `if buf == "start"` matches "start").
+ *
+ * Context: any (NMI included), preemption disabled.
+ */
+void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len)
+{
+	khist_rec_run_triggers(ctx);
+	if (!len || s[len - 1] != '\n') {
+		s[len++] = '\n';
+		s[len] = '\0';
+	}
+	khist_rec_finish(ctx);
+}
 
 /**
  * khist_out_printf() - append formatted text to a khist_out

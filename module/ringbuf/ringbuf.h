@@ -48,6 +48,7 @@ void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
 			  const void *rec, unsigned int size);
 void khist_ringbuf_header(struct khist_out *out, struct khist_buffer *buf);
 void khist_comm_lookup(int pid, char *comm);
+void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len);
 int khist_trace_files_create(struct khist_instance *inst);
 void khist_trace_files_remove(struct khist_instance *inst);
 

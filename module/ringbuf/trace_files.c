@@ -369,10 +369,8 @@ static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 		*(unsigned long *)(rec + sizeof(struct khist_common_hdr)) =
 			(unsigned long)khist_marker_write;
 		memcpy(s, text, len);
-		if (s[len - 1] != '\n')
-			s[len++] = '\n';
 		s[len] = '\0';
-		khist_rec_commit(&ctx);
+		khist_rec_commit_marker(&ctx, s, len);
 	}
 	preempt_enable_notrace();
 	kfree(text);

@@ -75,6 +75,21 @@ static const struct khist_event_schema cpu_schema = {
 	.rec_size = 12,
 };
 
+/* ftrace/print: "char buf[]" of size 0 runs to the NUL (or record end). */
+static const struct khist_field_desc print_fields[] = {
+	{ "ip", "unsigned long", 8, 8, 0, KHIST_FK_INT, 8 },
+	{ "buf", "char[]", 16, 0, 1, KHIST_FK_STRING, 1 },
+};
+
+static const struct khist_event_schema print_schema = {
+	.system = "ftrace",
+	.name = "print",
+	.id = 5,
+	.fields = print_fields,
+	.nr_fields = 2,
+	.rec_size = 16,
+};
+
 static const char pointed[] = "pointed string";
 
 struct fetch_log {
@@ -964,7 +979,34 @@ static void filter_alloc_failures(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 0);
 }
 
+static void filter_flexible_char_array(struct kunit *test)
+{
+	u8 rec[32] = {};
+	struct khist_filter_ctx ctx = {};
+
+	memcpy(rec + 16, "start", 6);
+	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf == \"start\"", rec, 22,
+				  &ctx), 1);
+	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf == \"star\"", rec, 22,
+				  &ctx), 0);
+	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf ~ \"st*\"", rec, 22,
+				  &ctx), 1);
+	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf ~ \"s?a[q-s]t\"", rec,
+				  22, &ctx), 1);
+	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf ~ \"*tar*\"", rec, 22,
+				  &ctx), 1);
+	/* No NUL before the record end: the end bounds it, no overread. */
+	memcpy(rec + 16, "startXYZ", 8);
+	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf == \"start\"", rec, 21,
+				  &ctx), 1);
+	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf == \"start\"", rec, 22,
+				  &ctx), 0);
+	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf ~ \"start\"", rec, 21,
+				  &ctx), 1);
+}
+
 static struct kunit_case filter_cases[] = {
+	KUNIT_CASE(filter_flexible_char_array),
 	KUNIT_CASE(filter_match_table),
 	KUNIT_CASE(filter_ustring_flag),
 	KUNIT_CASE(filter_cpu_field_shadows_generic),
