@@ -16,7 +16,7 @@ MODDIR = $(BUILD)/mod-$(KREL)
 MOD_SRCS := Kbuild $(shell find module include selftests/modules -name '*.[ch]' -o -name 'Kbuild*' 2>/dev/null)
 
 .PHONY: all module modules clean deps unit vmtest check demo style sparse kdoc \
-	w1 help bench-map fuzz stress ftracetest bench
+	w1 help bench-map fuzz stress ftracetest bench debug-kernel
 
 all: module
 
@@ -71,6 +71,12 @@ stress: module
 ftracetest: module
 	@sh selftests/conform/ftracetest.sh $(KVER) $(MODDIR)
 
+# Debug kernels (KASAN/lockdep/kmemleak, or KCSAN), cached in
+# /var/cache/khist/kdebug; then e.g. `make vmtest KVER=6.12-kasan`.
+DEBUG_VARIANT ?= kasan
+debug-kernel:
+	@sh selftests/debugkernel/build.sh $(DEBUG_VARIANT)
+
 bench: module
 	@sh selftests/bench/vm/run.sh $(KVER) $(MODDIR)
 
@@ -82,7 +88,7 @@ clean:
 	@$(MAKE) -s -C selftests/unit clean
 
 help:
-	@echo "make [KVER=6.1|6.12] [KDIR=...]  build khist.ko"
+	@echo "make [KVER=6.1|6.12|6.12-rt|6.12-kasan|6.12-kcsan] [KDIR=...]  build khist.ko"
 	@echo "make deps        install the Debian packages khist needs (idempotent)"
 	@echo "make unit        userspace tests of module/core (ASan+UBSan, TSan)"
 	@echo "make vmtest      boot the Debian kernel KVER in QEMU and run selftests/fs"
@@ -93,4 +99,5 @@ help:
 	@echo "make bench       per-event cost, khist vs native hist triggers, in one VM"
 	@echo "make ftracetest  the kernel's ftrace trigger selftests against khist and native"
 	@echo "make fuzz        libFuzzer targets, FUZZ_SECONDS each"
+	@echo "make debug-kernel [DEBUG_VARIANT=kasan|kcsan]  build a 6.12 debug kernel; then KVER=6.12-kasan"
 	@echo "make stress      VM stress: configuration changes under load, rmmod, STRESS_SECONDS"

@@ -6,24 +6,42 @@
 #   kernel.sh headers KVER  Debian headers for KVER (6.1 or 6.12)
 #   kernel.sh image KVER    /boot/vmlinuz-* for KVER
 #   kernel.sh release KVER  its release string
+# KVER: 6.1, 6.12, 6.12-rt (Debian's PREEMPT_RT kernel), or 6.12-kasan /
+# 6.12-kcsan (debug kernels built by selftests/debugkernel/build.sh).
 set -e
+
+KDEBUG=${KHIST_CACHE:-/var/cache/khist}/kdebug
+
+debug_variant() {
+	case "$1" in
+	6.12-kasan) echo kasan ;;
+	6.12-kcsan) echo kcsan ;;
+	esac
+}
 
 release() {
 	case "$1" in
 	6.1) pat='6.1.0-*-amd64' ;;
 	6.12) pat='6.12.*-amd64' ;;
-	*) echo "kernel.sh: unknown KVER '$1' (use 6.1 or 6.12)" >&2; exit 2 ;;
+	6.12-rt) pat='6.12.*-rt-amd64' ;;
+	6.12-kasan | 6.12-kcsan)
+		cat "$KDEBUG/$(debug_variant "$1")/include/config/kernel.release" 2>/dev/null
+		return 0
+		;;
+	*) echo "kernel.sh: unknown KVER '$1' (6.1, 6.12, 6.12-rt, 6.12-kasan, 6.12-kcsan)" >&2; exit 2 ;;
 	esac
 	# Newest installed image of that series; headers must match it.
 	for f in /boot/vmlinuz-$pat; do
 		[ -e "$f" ] && basename "$f" | sed 's/^vmlinuz-//'
-	done | grep -v -- '-rt-' | sort -V | tail -n 1
+	done | if [ "$1" = 6.12-rt ]; then cat; else grep -v -- '-rt-'; fi |
+		sort -V | tail -n 1
 }
 
 case "$1" in
 kdir)
-	if [ -d "/lib/modules/$(uname -r)/build" ]; then
-		echo "/lib/modules/$(uname -r)/build"
+	v=$(debug_variant "$2")
+	if [ -n "$v" ]; then
+		[ -f "$KDEBUG/$v/.khist-done" ] && echo "$KDEBUG/$v"
 		exit 0
 	fi
 	r=$(release "$2")
@@ -34,6 +52,11 @@ headers)
 	echo "/usr/src/linux-headers-$r"
 	;;
 image)
+	v=$(debug_variant "$2")
+	if [ -n "$v" ]; then
+		echo "$KDEBUG/$v/arch/x86/boot/bzImage"
+		exit 0
+	fi
 	r=$(release "$2")
 	echo "/boot/vmlinuz-$r"
 	;;

@@ -26,6 +26,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 timeout_s=${KHIST_VM_TIMEOUT:-600}
 
 kernel=$(sh "$top/selftests/vm/kernel.sh" image "$kver")
+# Debug kernels need more memory (KASAN shadow, kmemleak) and time.
+case "$kver" in
+*-kasan | *-kcsan)
+	mem=2048
+	timeout_s=${KHIST_VM_TIMEOUT:-1800}
+	;;
+*) mem=1024 ;;
+esac
 [ -f "$kernel" ] || { echo "not ok - vm-$kver/boot: no kernel image for $kver (make deps)"; exit 1; }
 out=${KHIST_VM_OUT:-$top/build/vm-$kver}
 mkdir -p "$out"
@@ -39,7 +47,7 @@ cmdline="console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic"
 cmdline="$cmdline rdinit=/init khistvm=$mode ${KHIST_VM_APPEND:-}"
 [ -n "${KHIST_VM_FILTER:-}" ] && cmdline="$cmdline khistfilter=$KHIST_VM_FILTER"
 [ -n "${KHIST_VM_SCRIPT:-}" ] && cmdline="$cmdline khistscript=$KHIST_VM_SCRIPT"
-qemu="qemu-system-x86_64 -machine pc -cpu max -m ${KHIST_VM_MEM:-1024}
+qemu="qemu-system-x86_64 -machine pc -cpu max -m ${KHIST_VM_MEM:-$mem}
 	-smp ${KHIST_VM_SMP:-2} -accel tcg,thread=single -no-reboot
 	-display none -monitor none ${KHIST_VM_QEMU:-}
 	-kernel $kernel -initrd $initrd"
