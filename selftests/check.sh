@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh - khist's whole test suite: the userspace unit tests of the
-# portable core, then the in-VM tests on Debian's 6.1 and 6.12 kernels.
+# portable core, then the in-VM tests on Debian's 6.1, 6.12 and 6.12-rt
+# kernels, then the areas' own stages.
 # Prints one line per test (PASS/FAIL/SKIP) and ends with
 # "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -40,7 +41,9 @@ stage() {
 }
 
 stage unit make -s unit
-for kver in 6.1 6.12; do
+# 6.12-rt: Debian's PREEMPT_RT kernel (no sleeping locks where preemption
+# or interrupts are off).
+for kver in 6.1 6.12 6.12-rt; do
 	stage "vm-$kver" make -s vmtest KVER=$kver
 done
 # Further areas (conformance, fuzzing, ...) plug in a stage of their own:

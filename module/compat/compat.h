@@ -70,4 +70,14 @@
 #define KHIST_MEMCG_KMEM IS_ENABLED(CONFIG_MEMCG_KMEM)
 #endif
 
+/*
+ * Lazy preemption (PREEMPT_LAZY: Debian's 6.12-rt, mainline 6.13) takes
+ * the bit of TRACE_FLAG_IRQS_NOSUPPORT for TRACE_FLAG_NEED_RESCHED_LAZY.
+ */
+#ifdef CONFIG_ARCH_HAS_PREEMPT_LAZY
+#define KHIST_HAVE_RESCHED_LAZY 1
+#else
+#define KHIST_HAVE_RESCHED_LAZY 0
+#endif
+
 #endif /* _KHIST_COMPAT_COMPAT_H */

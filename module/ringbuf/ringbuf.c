@@ -112,6 +112,10 @@ static void khist_fill_hdr(struct khist_common_hdr *hdr, u16 type)
 		flags |= TRACE_FLAG_BH_OFF;
 	if (tif_need_resched())
 		flags |= TRACE_FLAG_NEED_RESCHED;
+#if KHIST_HAVE_RESCHED_LAZY
+	if (test_thread_flag(TIF_NEED_RESCHED_LAZY))
+		flags |= TRACE_FLAG_NEED_RESCHED_LAZY;
+#endif
 	if (test_preempt_need_resched())
 		flags |= TRACE_FLAG_PREEMPT_RESCHED;
 	depth = min_t(unsigned int, pc & 0xff, 0xf);
@@ -361,11 +365,30 @@ static char khist_irqs_char(u8 f)
 		return 'd';
 	if (f & TRACE_FLAG_BH_OFF)
 		return 'b';
+#if !KHIST_HAVE_RESCHED_LAZY
 	if (f & TRACE_FLAG_IRQS_NOSUPPORT)
 		return 'X';
+#endif
 	return '.';
 }
 
+#if KHIST_HAVE_RESCHED_LAZY
+/* The need-resched column with lazy preemption (N/L: now, lazily). */
+static char khist_resched_char(u8 f)
+{
+	bool now = f & TRACE_FLAG_NEED_RESCHED;
+	bool lazy = f & TRACE_FLAG_NEED_RESCHED_LAZY;
+	bool preempt = f & TRACE_FLAG_PREEMPT_RESCHED;
+
+	if (now && lazy)
+		return preempt ? 'B' : 'b';
+	if (now)
+		return preempt ? 'N' : 'n';
+	if (lazy)
+		return preempt ? 'L' : 'l';
+	return preempt ? 'p' : '.';
+}
+#else
 static char khist_resched_char(u8 f)
 {
 	switch (f & (TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED)) {
@@ -379,6 +402,7 @@ static char khist_resched_char(u8 f)
 		return '.';
 	}
 }
+#endif
 
 static char khist_ctx_char(u8 f)
 {

@@ -9,6 +9,7 @@ PKGS="make gcc libc6-dev git python3 bc flex bison kmod cpio xz-utils
 qemu-system-x86 busybox-static dash
 linux-image-amd64 linux-headers-amd64
 linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
+linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 sparse clang clang-format libclang-rt-14-dev
 libtracefs-dev libtraceevent-dev trace-cmd liburcu-dev"
 
