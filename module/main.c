@@ -7,6 +7,7 @@
 #include <linux/module.h>
 #include "khist.h"
 #include "events/evfilter.h"
+#include "hist/hist.h"
 
 static int __init khist_init(void)
 {
@@ -18,12 +19,17 @@ static int __init khist_init(void)
 	ret = khist_fs_init();
 	if (ret)
 		goto out_evf;
-	ret = khist_instance_init();
+	ret = khist_triggers_init();
 	if (ret)
 		goto out_fs;
+	ret = khist_instance_init();
+	if (ret)
+		goto out_trig;
 	pr_info("loaded; mount with: mount -t khist nodev /sys/kernel/khist\n");
 	return 0;
 
+out_trig:
+	khist_triggers_exit();
 out_fs:
 	khist_fs_exit();
 out_evf:
@@ -34,6 +40,7 @@ out_evf:
 static void __exit khist_exit(void)
 {
 	khist_instance_exit();
+	khist_triggers_exit();
 	khist_fs_exit();
 	khist_evfilter_exit();
 }

@@ -26,16 +26,16 @@
 
 /* khist's limits; the kernel's values are in the comments. */
 #define KHIST_KEYS_MAX		8	/* kernel: 3 */
-#define KHIST_VALS_MAX		16	/* besides the raw hitcount; kernel: 2 */
+#define KHIST_VALS_MAX		7	/* besides the raw hitcount; kernel: 2 */
 #define KHIST_VARS_MAX		32	/* definitions per trigger; kernel: 16 */
 #define KHIST_SORT_KEYS_MAX	2	/* as the kernel (error text says 2) */
 #define KHIST_ACTIONS_MAX	8	/* as the kernel */
 #define KHIST_PARAMS_MAX	64	/* action params, as the kernel */
 #define KHIST_SUBEXPR_MAX	3	/* operators per expression, as kernel */
 #define KHIST_KEY_SIZE_MAX	1024	/* kernel: 384 */
-#define KHIST_MAP_BITS_MIN	7
-#define KHIST_MAP_BITS_MAX	17
-#define KHIST_MAP_BITS_DEFAULT	11
+#define KHIST_HIST_BITS_MIN	7
+#define KHIST_HIST_BITS_MAX	17
+#define KHIST_HIST_BITS_DEFAULT	11
 #define KHIST_STR_MAX		256	/* string key slot / variable storage */
 #define KHIST_STACK_DEPTH	16
 #define KHIST_STACK_SIZE	128	/* KHIST_STACK_DEPTH * 8 */
@@ -225,7 +225,7 @@ void khist_arena_free(struct khist_arena *a);
  * @name:      name= value (len 0 if absent); @has_name
  * @has_name:  see @name
  * @clock:     clock= value, whitespace-stripped; "global" if absent
- * @map_bits:  log2 of size= (rounded up), KHIST_MAP_BITS_DEFAULT if absent
+ * @map_bits:  log2 of size= (rounded up), KHIST_HIST_BITS_DEFAULT if absent
  * @size_given: size= was present
  * @pause:     pause given
  * @cont:      cont or continue given

@@ -77,12 +77,13 @@
 	KHIST_HERR(BAD_SIZE, "Invalid size= (must be 128..131072)")	\
 	KHIST_HERR(TOO_MANY_KEYS, "Too many keys (max 8)")		\
 	KHIST_HERR(KEY_TOO_LARGE, "Compound key too large (max 1024 bytes)") \
-	KHIST_HERR(TOO_MANY_VALS, "Too many values (max 16 besides hitcount)") \
+	KHIST_HERR(TOO_MANY_VALS, "Too many values (max 7 besides hitcount)") \
 	KHIST_HERR(TOO_MANY_ACTIONS, "Too many handler.action entries (max 8)") \
 	KHIST_HERR(BAD_EXPR, "Malformed expression (missing operand, or unary minus without -(...))") \
 	KHIST_HERR(ONX_NO_PAREN, "Missing ')' after onmax(/onchange( variable") \
 	KHIST_HERR(UNSUPPORTED_FIELD, "Field type can not be used in a hist trigger") \
-	KHIST_HERR(CMD_TOO_LONG, "Hist trigger command too long")
+	KHIST_HERR(CMD_TOO_LONG, "Hist trigger command too long")	\
+	KHIST_HERR(ENTRY_TOO_LARGE, "Too many string or stack variables (max 15)")
 
 #define KHIST_HERR(code, text) KHIST_HERR_##code,
 /**

@@ -543,10 +543,10 @@ static int parse_size(struct pctx *p, struct khist_span tok,
 	int bits;
 
 	if (khist_parse_u64(p->w + v.pos, v.len, &size) || !size ||
-	    size > (1ULL << KHIST_MAP_BITS_MAX))
+	    size > (1ULL << KHIST_HIST_BITS_MAX))
 		return fail(p, KHIST_HERR_BAD_SIZE, epos(p, tok));
 	bits = ilog2(roundup_pow_of_two(size));
-	if (bits < KHIST_MAP_BITS_MIN || bits > KHIST_MAP_BITS_MAX)
+	if (bits < KHIST_HIST_BITS_MIN || bits > KHIST_HIST_BITS_MAX)
 		return fail(p, KHIST_HERR_BAD_SIZE, epos(p, tok));
 	p->cmd->map_bits = bits;
 	p->cmd->size_given = 1;
@@ -1050,7 +1050,7 @@ int khist_hist_parse(const char *text, size_t len,
 		return -ENOMEM;
 	cmd->remove = remove;
 	cmd->len = plen + 5;
-	cmd->map_bits = KHIST_MAP_BITS_DEFAULT;
+	cmd->map_bits = KHIST_HIST_BITS_DEFAULT;
 	cmd->cmd = khist_arena_alloc(&cmd->arena, cmd->len + 1);
 	cmd->work = khist_arena_alloc(&cmd->arena, cmd->len + 1);
 	if (!cmd->cmd || !cmd->work) {

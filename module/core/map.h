@@ -4,7 +4,7 @@
  *
  * Overview
  *
- * A map turns a fixed-size key (4..384 bytes) into an element that holds
+ * A map turns a fixed-size key (4..1024 bytes) into an element that holds
  * u64 sums, u64 variables with a "set" flag, a copy of the key and an
  * opaque extra area. It is written for the trace event path: insert,
  * lookup, add and the variable accessors take no lock, never allocate and
@@ -47,7 +47,7 @@
 #define KHIST_MAP_BITS_MIN 7
 #define KHIST_MAP_BITS_MAX 20
 #define KHIST_MAP_KEY_MIN 4
-#define KHIST_MAP_KEY_MAX 384
+#define KHIST_MAP_KEY_MAX 1024
 #define KHIST_MAP_SUMS_MAX 8
 #define KHIST_MAP_VARS_MAX 32
 #define KHIST_MAP_EXTRA_MAX 4096
@@ -85,7 +85,7 @@ struct khist_map_ops {
  * @max_entries: initial capacity, a power of 2 in 2^7..2^20
  * @grow_limit:  capacity khist_map_grow() may reach (power of 2,
  *               >= @max_entries, <= 2^20); 0 means the map never grows
- * @key_size:    bytes per key, 4..384
+ * @key_size:    bytes per key, 4..1024
  * @n_sums:      u64 sums per element, 0..8
  * @n_vars:      u64 variables per element, 0..32
  * @extra_size:  bytes of the extra area, 0..4096

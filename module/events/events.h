@@ -74,11 +74,14 @@ struct khist_event {
  *          the call.
  * @write:  a write to events/<sys>/<name>/trigger (@buf NUL-terminated,
  *          whitespace-trimmed, @append false when the file was opened with
- *          O_TRUNC); process context, khist_event_mutex NOT held. Return 0
- *          or -errno.
+ *          O_TRUNC); @buf NULL: the file is being opened with O_TRUNC,
+ *          remove the event's triggers (ftrace's "unregister all").
+ *          Process context, khist_event_mutex NOT held. Return 0 or
+ *          -errno.
  * @show:   print the `trigger` file; process context, mutex held. When
  *          NULL, the file shows the "# Available triggers:" header.
  * @hist:   print the `hist` file; process context, mutex held. NULL: empty.
+ * @hist_debug: print the `hist_debug` file; as @hist.
  * @removed: @ev is being unregistered: drop every trigger on it. Process
  *          context, mutex held; the probe is already detached.
  */
@@ -88,6 +91,7 @@ struct khist_trigger_ops {
 	int (*write)(struct khist_event *ev, char *buf, bool append);
 	int (*show)(struct seq_file *m, struct khist_event *ev);
 	int (*hist)(struct seq_file *m, struct khist_event *ev);
+	int (*hist_debug)(struct seq_file *m, struct khist_event *ev);
 	void (*removed)(struct khist_event *ev);
 };
 

@@ -240,6 +240,14 @@ static int khist_trigger_seq(struct seq_file *m, void *v)
 
 static int khist_trigger_open(struct inode *inode, struct file *file)
 {
+	const struct khist_trigger_ops *ops = READ_ONCE(khist_trigger_ops);
+	int ret;
+
+	if (khist_fs_open_truncates(file) && ops && ops->write) {
+		ret = ops->write(inode->i_private, NULL, false);
+		if (ret)
+			return ret;
+	}
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
 	return single_open(file, khist_trigger_seq, inode->i_private);
@@ -311,6 +319,24 @@ static int khist_hist_file_show(struct seq_file *m, void *v)
 
 DEFINE_SHOW_ATTRIBUTE(khist_hist_file);
 
+static int khist_hist_debug_file_show(struct seq_file *m, void *v)
+{
+	struct khist_event *ev = m->private;
+	const struct khist_trigger_ops *ops;
+	int ret = 0;
+
+	mutex_lock(&khist_event_mutex);
+	ops = khist_trigger_ops;
+	if (!khist_ev_live(ev))
+		ret = -ENODEV;
+	else if (ops && ops->hist_debug)
+		ret = ops->hist_debug(m, ev);
+	mutex_unlock(&khist_event_mutex);
+	return ret;
+}
+
+DEFINE_SHOW_ATTRIBUTE(khist_hist_debug_file);
+
 static void khist_event_node_release(void *data)
 {
 	khist_event_put(data);
@@ -336,6 +362,7 @@ int khist_event_files_create(struct khist_event *ev)
 		{ "filter", KHIST_MODE_WRITE, &khist_filter_fops },
 		{ "format", KHIST_MODE_READ, &khist_format_file_fops },
 		{ "hist", KHIST_MODE_READ, &khist_hist_file_fops },
+		{ "hist_debug", KHIST_MODE_READ, &khist_hist_debug_file_fops },
 		{ "id", KHIST_MODE_READ, &khist_id_fops },
 		{ "trigger", KHIST_MODE_WRITE, &khist_trigger_fops },
 	};

@@ -38,7 +38,7 @@ static void mk_key(u8 *key, u32 size, u32 i)
 static void map_insert_find_key_sizes(struct kunit *test)
 {
 	static const u32 sizes[] = { 4,	 5,   7,   8,	12,  16, 24,
-				     33, 100, 255, 256, 383, 384 };
+				     33, 100, 255, 256, 383, 1024 };
 	u8 key[KHIST_MAP_KEY_MAX];
 	struct khist_map_stats st;
 	struct khist_map_params p;
@@ -588,7 +588,7 @@ static void map_bad_params(struct kunit *test)
 		{ 128, 1u << 21, 4, 1, 0, 0, 0 },
 		{ 128, 300, 4, 1, 0, 0, 0 },
 		{ 128, 0, 3, 1, 0, 0, 0 },
-		{ 128, 0, 385, 1, 0, 0, 0 },
+		{ 128, 0, KHIST_MAP_KEY_MAX + 1, 1, 0, 0, 0 },
 		{ 128, 0, 4, 9, 0, 0, 0 },
 		{ 128, 0, 4, 1, 33, 0, 0 },
 		{ 128, 0, 4, 1, 0, 4097, 0 },

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hist.h - khist's trigger engine and hist triggers, as the rest of khist
+ * (the inter-event layer, other trigger commands) sees them.
+ *
+ * Triggers
+ *
+ *   Every event with triggers has a struct khist_ev_triggers in
+ *   ev->trigger_data: an RCU list of struct khist_trigger, walked on every
+ *   hit (khist_trigger_ops->call) in list order. A trigger belongs to one
+ *   command type (struct khist_trigger_type: "hist", and the commands other
+ *   areas register with khist_trigger_type_register()). Writes to an
+ *   event's `trigger` file are dispatched by command word; opening it with
+ *   O_TRUNC asks every type to drop its triggers on that event.
+ *
+ * Hist triggers
+ *
+ *   A struct khist_hist_trigger is one "hist:..." command on one event: its
+ *   bound spec (fields resolved against that event), its filter and its
+ *   paused state. Its data (the map, and the spec the table is printed
+ *   with) is a struct khist_hist_data, shared by every trigger of the same
+ *   name= across events. Per hit: build the key, insert it, add the sums,
+ *   store the variables; all lock-free and allocation-free.
+ *
+ * Variables
+ *
+ *   spec->vars[i] is stored in map variable slot i of the entry that was
+ *   hit; string and stack variables keep their bytes in the entry's extra
+ *   area (khist_hist_var_str()). khist_hist_var_read() reads a variable
+ *   of the entry with a given key, for references from other triggers.
+ *
+ * Lifetime and locking
+ *
+ *   khist_event_mutex serialises every change. Triggers and hist data are
+ *   freed only after a grace period that covers every probe (the fast path
+ *   runs with preemption disabled), so unlinking under the mutex followed
+ *   by khist_trigger_sync() is enough.
+ */
+#ifndef _KHIST_HIST_HIST_H
+#define _KHIST_HIST_HIST_H
+
+#include <linux/list.h>
+#include <linux/seq_file.h>
+#include "../events/events.h"
+#include "../core/hist_bind.h"
+#include "../core/map.h"
+
+struct khist_trigger;
+
+/**
+ * struct khist_trigger_type - one trigger command ("hist", "traceon", ...)
+ * @name:   the command word
+ * @tail:   new triggers go to the tail of the event's list (hist), else
+ *          to the head (the kernel's order for the other commands)
+ * @parse:  handle one write: @glob is the command word as written (with
+ *          its '!' for removal), @param what follows it (may be NULL) and
+ *          @text the whole command. Process context, khist_event_mutex
+ *          held. Returns 0 or -errno (having logged to error_log).
+ * @call:   one hit (the trigger is not paused and its filter matched);
+ *          any context, as khist_trigger_ops->call
+ * @print:  its line in the `trigger` file; mutex held
+ * @unreg_all: drop this type's triggers from @ev (O_TRUNC open); mutex
+ *          held; may keep triggers that others depend on
+ * @unlink: optional; the trigger was just unlinked (mutex held): release
+ *          what others could still find (names, references)
+ * @free:   free a trigger unlinked from its event, after a grace period;
+ *          process context
+ * @list:   entry in the type registry
+ */
+struct khist_trigger_type {
+	const char *name;
+	bool tail;
+	int (*parse)(struct khist_event *ev, const char *glob, char *param,
+		     const char *text);
+	void (*call)(struct khist_trigger *t, void *rec, unsigned int size,
+		     u64 ts);
+	void (*print)(struct seq_file *m, struct khist_trigger *t);
+	void (*unreg_all)(struct khist_event *ev);
+	void (*unlink)(struct khist_trigger *t);
+	void (*free)(struct khist_trigger *t);
+	struct list_head list;
+};
+
+/**
+ * struct khist_trigger - one trigger on one event
+ * @list:       entry in the event's trigger list (RCU)
+ * @type:       its command
+ * @ev:         its event
+ * @paused:     skipped on hits (read with READ_ONCE())
+ * @filter:     compiled `if` filter (evfilter.h), or NULL
+ * @filter_str: the filter text, or NULL
+ * @free_list:  entry in a list of triggers waiting for a grace period
+ */
+struct khist_trigger {
+	struct list_head list;
+	const struct khist_trigger_type *type;
+	struct khist_event *ev;
+	int paused;
+	struct khist_filter *filter;
+	char *filter_str;
+	struct list_head free_list;
+};
+
+/**
+ * struct khist_ev_triggers - ev->trigger_data
+ * @list: the event's triggers, in the order they run and are listed
+ */
+struct khist_ev_triggers {
+	struct list_head list;
+};
+
+/* Trigger engine (trigger.c). */
+int khist_trigger_type_register(struct khist_trigger_type *type);
+void khist_trigger_type_unregister(struct khist_trigger_type *type);
+struct khist_ev_triggers *khist_ev_triggers_get(struct khist_event *ev);
+int khist_trigger_add(struct khist_event *ev, struct khist_trigger *t);
+void khist_trigger_unlink(struct khist_trigger *t);
+void khist_trigger_queue_free(struct khist_trigger *t, struct list_head *gone);
+void khist_trigger_free_list(struct list_head *gone);
+void khist_trigger_sync(void);
+void khist_trigger_free_filter(struct khist_trigger *t);
+int khist_trigger_set_filter(struct khist_trigger *t, const char *text);
+int khist_triggers_init(void);
+void khist_triggers_exit(void);
+
+typedef u64 (*khist_clock_fn)(void);
+
+/**
+ * struct khist_hist_data - a map and how its table is printed; shared by
+ * the triggers of one name=
+ * @spec:      the spec the table is printed with (the first trigger's)
+ * @map:       the map
+ * @name:      name= value, or NULL
+ * @refs:      triggers using it
+ * @named:     entry in the list of named hist data
+ * @clearing:  set while `clear` empties the map: hits are skipped
+ * @clock:     the timestamp clock (clock=)
+ * @clock_ns:  @clock counts nanoseconds (.usecs converts)
+ * @needs_stack: a key or variable is common_stacktrace
+ * @comm_off:  offset of the saved comm in the extra area, or -1
+ * @str_off:   offset of the first string/stack variable slot
+ * @extra_size: bytes of the extra area
+ */
+struct khist_hist_data {
+	struct khist_hist_spec *spec;
+	struct khist_map *map;
+	const char *name;
+	int refs;
+	struct list_head named;
+	int clearing;
+	khist_clock_fn clock;
+	bool clock_ns;
+	bool needs_stack;
+	int comm_off;
+	u32 str_off;
+	u32 extra_size;
+};
+
+/**
+ * struct khist_hist_trigger - a hist trigger on one event
+ * @base:     the generic trigger
+ * @spec:     bound to @base.ev (for the creator of @hd, @hd->spec)
+ * @hd:       its data
+ * @lost:     hits dropped because every scratch level was in use
+ */
+struct khist_hist_trigger {
+	struct khist_trigger base;
+	struct khist_hist_spec *spec;
+	struct khist_hist_data *hd;
+	atomic64_t lost;
+};
+
+#define KHIST_STR_SLOT KHIST_STR_MAX
+
+/**
+ * khist_hist_comm() - the comm saved in an entry (.execname)
+ * @hd:  the data (hd->comm_off >= 0)
+ * @elt: the entry
+ *
+ * Context: any.
+ * Return: the NUL-terminated comm.
+ */
+static inline const char *khist_hist_comm(struct khist_hist_data *hd,
+					  struct khist_map_elt *elt)
+{
+	return (const char *)khist_map_elt_extra(elt) + hd->comm_off;
+}
+
+/* hist_cmd.c */
+extern struct khist_trigger_type khist_hist_type;
+bool khist_is_hist(const struct khist_trigger *t);
+bool khist_hist_is_referenced(struct khist_hist_trigger *ht);
+static inline struct khist_hist_trigger *khist_to_hist(struct khist_trigger *t)
+{
+	return container_of(t, struct khist_hist_trigger, base);
+}
+
+/* hist_data.c */
+struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec);
+bool khist_hist_data_unuse(struct khist_hist_data *hd);
+void khist_hist_data_put(struct khist_hist_data *hd);
+struct khist_hist_data *khist_hist_named_find(const char *name);
+void khist_hist_data_clear(struct khist_hist_data *hd);
+int khist_hist_clock_lookup(const char *name, khist_clock_fn *fn, bool *ns);
+
+/* hist_run.c */
+void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
+		     u64 ts);
+int khist_hist_pads_init(void);
+void khist_hist_pads_exit(void);
+bool khist_hist_var_read(struct khist_hist_trigger *ht, unsigned int idx,
+			 const void *key, u64 *val);
+char *khist_hist_var_str(struct khist_hist_data *hd, struct khist_map_elt *elt,
+			 unsigned int str_idx);
+
+/* hist_show.c */
+int khist_hist_show(struct seq_file *m, struct khist_event *ev);
+int khist_hist_debug_show(struct seq_file *m, struct khist_event *ev);
+
+/* syscall_names.c */
+const char *khist_syscall_name(u64 nr);
+
+#endif /* _KHIST_HIST_HIST_H */

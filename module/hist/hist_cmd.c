@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist_cmd.c - the "hist" trigger command: compile a write to a `trigger`
+ * file into a hist trigger and add it, or remove, pause, continue or clear
+ * an existing one, with ftrace's identity rules and error_log entries.
+ *
+ * The steps and their order are the kernel's: parse and bind (errors
+ * with carets), compile the filter, then for "!hist" remove the matching
+ * trigger (silently nothing if none), for pause/cont/clear update a
+ * matching trigger, otherwise check name= compatibility, duplicates and
+ * the clock, and add the trigger (sharing the map of its name=, if any).
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "khist.h"
+#include "hist.h"
+#include "../core/hist_print.h"
+
+/**
+ * khist_is_hist() - whether a trigger is a hist trigger
+ * @t: the trigger
+ *
+ * Context: any.
+ * Return: true for hist triggers.
+ */
+bool khist_is_hist(const struct khist_trigger *t)
+{
+	return t->type == &khist_hist_type;
+}
+
+/* "hist:" + what followed the command word: ftrace's error_log command. */
+static char *khist_hist_errcmd(const char *param)
+{
+	return kasprintf(GFP_KERNEL, "hist:%s", param ? param : "");
+}
+
+static void khist_hist_log(struct khist_event *ev, const char *cmd,
+			   unsigned int code, unsigned int pos)
+{
+	char loc[128];
+
+	snprintf(loc, sizeof(loc), "hist:%s:%s", ev->schema.system,
+		 ev->schema.name);
+	khist_error_report(NULL, loc, khist_hist_err_text(code), cmd, pos);
+}
+
+/* Caret: first occurrence of @s in the command, else 0 (ftrace's rule). */
+static unsigned int khist_hist_caret(const char *cmd, const char *s)
+{
+	const char *p = s && *s ? strstr(cmd, s) : NULL;
+
+	return p ? p - cmd : 0;
+}
+
+static bool khist_event_exists(void *ctx, const char *sys, const char *ev)
+{
+	return !!khist_event_find(sys, ev);
+}
+
+/* A variable @var of a hist trigger on @ev, or NULL. */
+static const struct khist_hvar *khist_ev_find_var(struct khist_event *ev,
+						  const char *var)
+{
+	struct khist_ev_triggers *et = ev->trigger_data;
+	struct khist_trigger *t;
+	unsigned int i;
+
+	if (!et)
+		return NULL;
+	list_for_each_entry(t, &et->list, list) {
+		struct khist_hist_spec *sp;
+
+		if (!khist_is_hist(t))
+			continue;
+		sp = khist_to_hist(t)->spec;
+		for (i = 0; i < sp->n_vars; i++)
+			if (!strcmp(sp->vars[i].name, var))
+				return &sp->vars[i];
+	}
+	return NULL;
+}
+
+static int khist_find_var(void *ctx, const char *sys, const char *event,
+			  const char *var, struct khist_var_info *info)
+{
+	const struct khist_hvar *v = NULL, *hit;
+	struct khist_event *ev;
+	unsigned int found = 0;
+
+	if (*sys) {
+		ev = khist_event_find(sys, event);
+		v = ev ? khist_ev_find_var(ev, var) : NULL;
+		found = !!v;
+	} else {
+		list_for_each_entry(ev, &khist_event_list, list) {
+			hit = khist_ev_find_var(ev, var);
+			if (hit) {
+				v = hit;
+				found++;
+			}
+		}
+	}
+	if (!found)
+		return -ENOENT;
+	if (found > 1)
+		return -ENOTUNIQ;
+	info->usecs = !!(v->f->flags & KHIST_HF_USECS);
+	info->is_const = !!(v->f->flags & KHIST_HF_CONST);
+	info->constant = v->f->constant;
+	info->is_string = v->str_idx >= 0;
+	info->size = v->f->size;
+	return 0;
+}
+
+static const struct khist_bind_ops khist_hist_bind_ops = {
+	.event_exists = khist_event_exists,
+	.find_var = khist_find_var,
+};
+
+static bool khist_same_field_desc(const struct khist_field_desc *a,
+				  const struct khist_field_desc *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b)
+		return false;
+	return !strcmp(a->name, b->name) && !strcmp(a->type, b->type) &&
+	       a->size == b->size && a->is_signed == b->is_signed;
+}
+
+static bool khist_same_bfield(const struct khist_bfield *a,
+			      const struct khist_bfield *b)
+{
+	char ta[KHIST_STR_MAX], tb[KHIST_STR_MAX];
+	struct khist_sbuf sa = { ta, sizeof(ta), 0 };
+	struct khist_sbuf sb = { tb, sizeof(tb), 0 };
+
+	if (a->flags != b->flags || a->size != b->size ||
+	    a->is_signed != b->is_signed ||
+	    !khist_same_field_desc(a->field, b->field))
+		return false;
+	if (!!a->var_name != !!b->var_name ||
+	    (a->var_name && strcmp(a->var_name, b->var_name)))
+		return false;
+	/* khist: expressions and bucket sizes must be the same too. */
+	khist_bfield_print(&sa, a);
+	khist_bfield_print(&sb, b);
+	return sa.len == sb.len && !strcmp(ta, tb);
+}
+
+static bool khist_same_actions(const struct khist_hist_spec *a,
+			       const struct khist_hist_spec *b)
+{
+	const struct khist_hist_cmd *ca = a->cmd, *cb = b->cmd;
+	unsigned int i;
+
+	if (ca->n_actions != cb->n_actions)
+		return false;
+	for (i = 0; i < ca->n_actions; i++) {
+		struct khist_span sa = ca->actions[i].text;
+		struct khist_span sb = cb->actions[i].text;
+
+		if (sa.len != sb.len ||
+		    memcmp(ca->work + sa.pos, cb->work + sb.pos, sa.len))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * ftrace's hist_trigger_match(): is the trigger being written (@sp with
+ * filter @filter) the same as the one with spec @tp, filter @tfilter and
+ * data @thd? @named is the data of the new trigger's name=, or NULL.
+ */
+static bool khist_hist_match(const struct khist_hist_spec *sp,
+			     const char *filter,
+			     const struct khist_hist_spec *tp,
+			     const char *tfilter, struct khist_hist_data *thd,
+			     struct khist_hist_data *named, bool ignore_filter)
+{
+	unsigned int i;
+
+	if (named && thd != named)
+		return false;
+	if (!named && thd->name)
+		return false;
+	if (sp->n_vals != tp->n_vals || sp->n_keys != tp->n_keys ||
+	    sp->n_vars != tp->n_vars || sp->n_sort != tp->n_sort)
+		return false;
+	if (!ignore_filter) {
+		if (!!filter != !!tfilter)
+			return false;
+		if (filter && strcmp(filter, tfilter))
+			return false;
+	}
+	for (i = 0; i < sp->n_vals; i++)
+		if (!khist_same_bfield(sp->vals[i], tp->vals[i]))
+			return false;
+	for (i = 0; i < sp->n_vars; i++)
+		if (!khist_same_bfield(sp->vars[i].f, tp->vars[i].f))
+			return false;
+	for (i = 0; i < sp->n_keys; i++)
+		if (!khist_same_bfield(sp->keys[i].f, tp->keys[i].f))
+			return false;
+	for (i = 0; i < sp->n_sort; i++)
+		if (sp->sort[i].src != tp->sort[i].src ||
+		    sp->sort[i].idx != tp->sort[i].idx ||
+		    sp->sort[i].descending != tp->sort[i].descending)
+			return false;
+	return khist_same_actions(sp, tp);
+}
+
+/* Does @sp fit the named data @hd (filters aside)? */
+static bool khist_hist_fits_named(const struct khist_hist_spec *sp,
+				  struct khist_hist_data *hd)
+{
+	return khist_hist_match(sp, NULL, hd->spec, NULL, hd, hd, true);
+}
+
+/* The first hist trigger of @ev that matches, or NULL. */
+static struct khist_hist_trigger *
+khist_hist_find(struct khist_event *ev, const struct khist_hist_spec *sp,
+		const char *filter, struct khist_hist_data *named)
+{
+	struct khist_ev_triggers *et = ev->trigger_data;
+	struct khist_hist_trigger *ht;
+	struct khist_trigger *t;
+
+	if (!et)
+		return NULL;
+	list_for_each_entry(t, &et->list, list) {
+		if (!khist_is_hist(t))
+			continue;
+		ht = khist_to_hist(t);
+		if (khist_hist_match(sp, filter, ht->spec, t->filter_str,
+				     ht->hd, named, false))
+			return ht;
+	}
+	return NULL;
+}
+
+/**
+ * khist_hist_is_referenced() - may this trigger not be removed?
+ * @ht: a hist trigger
+ *
+ * A trigger whose variables other triggers reference stays (EBUSY on
+ * removal, kept on truncation). The inter-event layer answers this.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: true when referenced.
+ */
+bool khist_hist_is_referenced(struct khist_hist_trigger *ht)
+{
+	return false;
+}
+
+static void khist_hist_free(struct khist_trigger *t)
+{
+	struct khist_hist_trigger *ht = khist_to_hist(t);
+	struct khist_hist_data *hd = ht->hd;
+
+	khist_trigger_free_filter(t);
+	if (!hd || ht->spec != hd->spec)
+		khist_hist_spec_free(ht->spec);
+	if (hd && !hd->refs)
+		khist_hist_data_put(hd);
+	kfree(ht);
+}
+
+static void khist_hist_unlink(struct khist_trigger *t)
+{
+	khist_hist_data_unuse(khist_to_hist(t)->hd);
+}
+
+static void khist_hist_remove(struct khist_hist_trigger *ht)
+{
+	LIST_HEAD(gone);
+
+	khist_trigger_queue_free(&ht->base, &gone);
+	khist_trigger_free_list(&gone);
+}
+
+/* pause/cont/clear on a matching trigger; true if one was updated. */
+static bool khist_hist_update_only(struct khist_event *ev,
+				   struct khist_hist_spec *sp,
+				   const char *filter)
+{
+	struct khist_hist_data *named = NULL;
+	struct khist_hist_trigger *ht;
+
+	if (!sp->pause && !sp->cont && !sp->clear)
+		return false;
+	if (sp->name) {
+		named = khist_hist_named_find(sp->name);
+		if (!named || !khist_hist_fits_named(sp, named))
+			return false;
+	}
+	ht = khist_hist_find(ev, sp, filter, named);
+	if (!ht)
+		return false;
+	if (sp->pause)
+		WRITE_ONCE(ht->base.paused, 1);
+	else if (sp->cont)
+		WRITE_ONCE(ht->base.paused, 0);
+	else
+		khist_hist_data_clear(ht->hd);
+	return true;
+}
+
+/* Add @ht (spec and filter set) to @ev: ftrace's hist_register_trigger(). */
+static int khist_hist_register(struct khist_event *ev,
+			       struct khist_hist_trigger *ht, const char *ecmd)
+{
+	struct khist_hist_spec *sp = ht->spec;
+	struct khist_hist_data *named = NULL, *hd;
+	khist_clock_fn clock;
+	bool ns;
+
+	if (sp->name) {
+		named = khist_hist_named_find(sp->name);
+		if (named && !khist_hist_fits_named(sp, named)) {
+			khist_hist_log(ev, ecmd, KHIST_HERR_NAMED_MISMATCH,
+				       khist_hist_caret(ecmd, sp->name));
+			return -EINVAL;
+		}
+	}
+	if ((!sp->name || named) &&
+	    khist_hist_find(ev, sp, ht->base.filter_str, named)) {
+		khist_hist_log(ev, ecmd, KHIST_HERR_TRIGGER_EEXIST, 0);
+		return -EEXIST;
+	}
+	if (sp->cont || sp->clear) {
+		khist_hist_log(ev, ecmd, KHIST_HERR_TRIGGER_ENOENT_CLEAR, 0);
+		return -ENOENT;
+	}
+	ht->base.paused = sp->pause;
+	if (sp->timestamps && khist_hist_clock_lookup(sp->clock, &clock, &ns)) {
+		khist_hist_log(ev, ecmd, KHIST_HERR_SET_CLOCK_FAIL,
+			       khist_hist_caret(ecmd, sp->clock));
+		return -EINVAL;
+	}
+	if (named) {
+		named->refs++;
+		ht->hd = named;
+	} else {
+		hd = khist_hist_data_create(sp);
+		if (IS_ERR(hd)) {
+			if (PTR_ERR(hd) == -E2BIG)
+				khist_hist_log(ev, ecmd,
+					       KHIST_HERR_ENTRY_TOO_LARGE, 0);
+			return PTR_ERR(hd);
+		}
+		ht->hd = hd;
+	}
+	return khist_trigger_add(ev, &ht->base);
+}
+
+/* Free a trigger that was never linked (no grace period needed). */
+static void khist_hist_drop_new(struct khist_hist_trigger *ht)
+{
+	struct khist_hist_data *hd = ht->hd;
+
+	if (hd && khist_hist_data_unuse(hd)) {
+		if (hd->spec == ht->spec)
+			ht->spec = NULL;
+		khist_hist_data_put(hd);
+	}
+	ht->hd = NULL;
+	khist_trigger_free_filter(&ht->base);
+	khist_hist_spec_free(ht->spec);
+	kfree(ht);
+}
+
+static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
+				char *param, const char *text)
+{
+	struct khist_hist_trigger *ht, *old;
+	struct khist_hist_data *named;
+	struct khist_hist_spec *sp;
+	struct khist_hist_err err;
+	unsigned int i;
+	char *ecmd;
+	int ret;
+
+	ecmd = khist_hist_errcmd(param);
+	if (!ecmd)
+		return -ENOMEM;
+	ret = khist_hist_compile(text, strlen(text), &ev->schema,
+				 &khist_hist_bind_ops, &sp, &err);
+	if (ret) {
+		for (i = 0; i < err.n; i++)
+			khist_hist_log(ev, ecmd, err.e[i].code, err.e[i].pos);
+		goto out;
+	}
+	ht = kzalloc(sizeof(*ht), GFP_KERNEL);
+	if (!ht) {
+		khist_hist_spec_free(sp);
+		ret = -ENOMEM;
+		goto out;
+	}
+	ht->base.type = &khist_hist_type;
+	ht->base.ev = ev;
+	ht->spec = sp;
+	atomic64_set(&ht->lost, 0);
+	if (sp->filter) {
+		ret = khist_trigger_set_filter(&ht->base, sp->filter);
+		if (ret)
+			goto drop;
+	}
+	if (sp->remove) {
+		named = sp->name ? khist_hist_named_find(sp->name) : NULL;
+		old = khist_hist_find(ev, sp, ht->base.filter_str, named);
+		if (old && khist_hist_is_referenced(old))
+			ret = -EBUSY;
+		else if (old)
+			khist_hist_remove(old);
+		goto drop;
+	}
+	if (khist_hist_update_only(ev, sp, ht->base.filter_str))
+		goto drop;
+	ret = khist_hist_register(ev, ht, ecmd);
+	if (ret)
+		goto drop;
+	goto out;
+drop:
+	khist_hist_drop_new(ht);
+out:
+	kfree(ecmd);
+	return ret;
+}
+
+static void khist_hist_print_trigger(struct seq_file *m,
+				     struct khist_trigger *t)
+{
+	struct khist_hist_trigger *ht = khist_to_hist(t);
+	bool paused = READ_ONCE(t->paused);
+	char *buf;
+	int len;
+
+	len = khist_hist_print(ht->spec, paused, NULL, 0);
+	buf = kmalloc(len + 1, GFP_KERNEL);
+	if (!buf)
+		return;
+	khist_hist_print(ht->spec, paused, buf, len + 1);
+	seq_puts(m, buf);
+	kfree(buf);
+}
+
+/* O_TRUNC: ftrace keeps every hist trigger if any of them is referenced. */
+static void khist_hist_unreg_all(struct khist_event *ev)
+{
+	struct khist_ev_triggers *et = ev->trigger_data;
+	struct khist_trigger *t, *n;
+	LIST_HEAD(gone);
+
+	if (!et)
+		return;
+	list_for_each_entry(t, &et->list, list) {
+		if (khist_is_hist(t) &&
+		    khist_hist_is_referenced(khist_to_hist(t)))
+			return;
+	}
+	list_for_each_entry_safe(t, n, &et->list, list)
+		if (khist_is_hist(t))
+			khist_trigger_queue_free(t, &gone);
+	khist_trigger_free_list(&gone);
+}
+
+struct khist_trigger_type khist_hist_type = {
+	.name = "hist",
+	.tail = true,
+	.parse = khist_hist_cmd_parse,
+	.call = khist_hist_call,
+	.print = khist_hist_print_trigger,
+	.unreg_all = khist_hist_unreg_all,
+	.unlink = khist_hist_unlink,
+	.free = khist_hist_free,
+};

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist_data.c - a hist trigger's data: its map (with the layout of each
+ * entry's extra area), its clock, and the registry of named (name=) data
+ * shared across events.
+ *
+ * Extra area of an entry: the comm of the task that created the entry
+ * (16 bytes, when a key or variable uses .execname), then one
+ * KHIST_STR_SLOT-byte slot per string or stack variable.
+ */
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_clock.h>
+#include "khist.h"
+#include "hist.h"
+#include "../core/hist_eval.h"
+
+/* Named hist data, across every event (kernel: named_triggers). */
+static LIST_HEAD(khist_named_list);
+
+static atomic64_t khist_clock_counter;
+
+static u64 khist_clock_counter_read(void)
+{
+	return atomic64_inc_return(&khist_clock_counter);
+}
+
+static u64 khist_clock_x86_tsc(void)
+{
+#ifdef CONFIG_X86_TSC
+	return rdtsc_ordered();
+#else
+	return trace_clock_local();
+#endif
+}
+
+static u64 khist_clock_perf(void)
+{
+	return trace_clock();
+}
+
+/* ftrace's clocks, by the names trace_clock (and clock=) accepts. */
+static const struct {
+	const char *name;
+	u64 (*fn)(void);
+	bool ns;
+} khist_clocks[] = {
+	{ "local", trace_clock_local, true },
+	{ "global", trace_clock_global, true },
+	{ "counter", khist_clock_counter_read, false },
+	{ "uptime", trace_clock_jiffies, false },
+	{ "perf", khist_clock_perf, true },
+	{ "mono", ktime_get_mono_fast_ns, true },
+	{ "mono_raw", ktime_get_raw_fast_ns, true },
+	{ "boot", ktime_get_boot_fast_ns, true },
+	{ "tai", ktime_get_tai_fast_ns, true },
+	{ "x86-tsc", khist_clock_x86_tsc, false },
+};
+
+/**
+ * khist_hist_clock_lookup() - a trace clock by name
+ * @name: "global", "local", "mono", ...
+ * @fn:   set to the clock
+ * @ns:   set to whether it counts nanoseconds
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for an unknown name.
+ */
+int khist_hist_clock_lookup(const char *name, khist_clock_fn *fn, bool *ns)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(khist_clocks); i++) {
+		if (!strcmp(khist_clocks[i].name, name)) {
+			*fn = khist_clocks[i].fn;
+			*ns = khist_clocks[i].ns;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* A new entry: save the comm (as ftrace: "<idle>" for pid 0), clear vars. */
+static void khist_hist_elt_init(struct khist_map_elt *elt, void *priv)
+{
+	struct khist_hist_data *hd = priv;
+	u8 *extra = khist_map_elt_extra(elt);
+
+	memset(extra, 0, hd->extra_size);
+	if (hd->comm_off < 0)
+		return;
+	if (!current->pid)
+		memcpy(extra + hd->comm_off, "<idle>", 7);
+	else
+		memcpy(extra + hd->comm_off, current->comm, TASK_COMM_LEN - 1);
+}
+
+static const struct khist_map_ops khist_hist_map_ops = {
+	.elt_init = khist_hist_elt_init,
+};
+
+static bool khist_bf_has_flag(const struct khist_bfield *f, u32 flag)
+{
+	if (!f)
+		return false;
+	return (f->flags & flag) || khist_bf_has_flag(f->l, flag) ||
+	       khist_bf_has_flag(f->r, flag);
+}
+
+static bool khist_spec_uses_comm(const struct khist_hist_spec *sp)
+{
+	unsigned int i;
+
+	for (i = 0; i < sp->n_keys; i++)
+		if (khist_bf_has_flag(sp->keys[i].f, KHIST_HF_EXECNAME))
+			return true;
+	for (i = 0; i < sp->n_vars; i++)
+		if (khist_bf_has_flag(sp->vars[i].f, KHIST_HF_EXECNAME))
+			return true;
+	return false;
+}
+
+/**
+ * khist_hist_data_create() - the map and layout for a new hist trigger
+ * @spec: the bound trigger; on success the data owns it
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: the data (refs 1), or an ERR_PTR: -E2BIG when the entry layout
+ * does not fit the map, -EINVAL for an unknown clock, -ENOMEM.
+ */
+struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec)
+{
+	struct khist_map_params p = {};
+	struct khist_hist_data *hd;
+	u32 extra;
+	int ret;
+
+	hd = kzalloc(sizeof(*hd), GFP_KERNEL);
+	if (!hd)
+		return ERR_PTR(-ENOMEM);
+	INIT_LIST_HEAD(&hd->named);
+	hd->comm_off = -1;
+	extra = 0;
+	if (khist_spec_uses_comm(spec)) {
+		hd->comm_off = 0;
+		extra = TASK_COMM_LEN;
+	}
+	hd->str_off = extra;
+	extra += spec->n_var_str * KHIST_STR_SLOT;
+	ret = -E2BIG;
+	if (extra > KHIST_MAP_EXTRA_MAX || spec->n_vals > KHIST_MAP_SUMS_MAX ||
+	    spec->n_vars > KHIST_MAP_VARS_MAX)
+		goto fail;
+	hd->extra_size = extra;
+	ret = khist_hist_clock_lookup(spec->clock, &hd->clock, &hd->clock_ns);
+	if (ret)
+		goto fail;
+	hd->needs_stack = khist_hist_spec_has_stack(spec);
+	p.max_entries = 1U << spec->map_bits;
+	p.key_size = spec->key_size;
+	p.n_sums = spec->n_vals;
+	p.n_vars = spec->n_vars;
+	p.extra_size = extra;
+	hd->map = khist_map_create(&p, &khist_hist_map_ops, hd);
+	if (IS_ERR(hd->map)) {
+		ret = PTR_ERR(hd->map);
+		goto fail;
+	}
+	hd->spec = spec;
+	hd->name = spec->name;
+	hd->refs = 1;
+	if (hd->name)
+		list_add_tail(&hd->named, &khist_named_list);
+	return hd;
+fail:
+	kfree(hd);
+	return ERR_PTR(ret);
+}
+
+/**
+ * khist_hist_named_find() - the data of a name=, if any trigger has it
+ * @name: the name
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: the data or NULL.
+ */
+struct khist_hist_data *khist_hist_named_find(const char *name)
+{
+	struct khist_hist_data *hd;
+
+	lockdep_assert_held(&khist_event_mutex);
+	list_for_each_entry(hd, &khist_named_list, named)
+		if (!strcmp(hd->name, name))
+			return hd;
+	return NULL;
+}
+
+/**
+ * khist_hist_data_unuse() - a trigger stops using its data
+ * @hd: the data
+ *
+ * When the last trigger lets go, the name becomes free at once; the memory
+ * is freed by khist_hist_data_put() after a grace period.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: true when that was the last user.
+ */
+bool khist_hist_data_unuse(struct khist_hist_data *hd)
+{
+	lockdep_assert_held(&khist_event_mutex);
+	if (--hd->refs)
+		return false;
+	list_del_init(&hd->named);
+	return true;
+}
+
+/**
+ * khist_hist_data_put() - free data nobody uses any more
+ * @hd: the data, khist_hist_data_unuse() returned true and no probe can
+ *      see it (after a grace period)
+ *
+ * Context: process context.
+ */
+void khist_hist_data_put(struct khist_hist_data *hd)
+{
+	khist_map_destroy(hd->map);
+	khist_hist_spec_free(hd->spec);
+	kfree(hd);
+}
+
+/**
+ * khist_hist_data_clear() - empty the map (the `clear` attribute)
+ * @hd: the data
+ *
+ * Hits are skipped while the map is cleared, for every trigger sharing it
+ * (the kernel only does so for named triggers; khist never lets an update
+ * race with the clear).
+ *
+ * Context: process context, khist_event_mutex held; sleeps.
+ */
+void khist_hist_data_clear(struct khist_hist_data *hd)
+{
+	WRITE_ONCE(hd->clearing, 1);
+	khist_trigger_sync();
+	khist_map_clear(hd->map);
+	/* Orders the cleared map before updates resume. */
+	smp_store_release(&hd->clearing, 0);
+}

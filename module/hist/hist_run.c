@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist_run.c - what a hist trigger does on each hit, and the variable
+ * lookups other triggers use.
+ *
+ * A hit takes a per-CPU scratch pad (one per nesting level: task,
+ * softirq, irq, NMI) for the compound key and the captured stack, builds
+ * the key, inserts it into the map, adds the sums and stores the
+ * variables. No lock, no allocation; the map handles concurrent inserts.
+ */
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/stacktrace.h>
+#include "hist.h"
+#include "../core/hist_eval.h"
+
+#define KHIST_PAD_LEVELS 4
+/* Frames captured beyond the kept ones, to drop khist's own. */
+#define KHIST_STACK_EXTRA 8
+
+/**
+ * struct khist_hist_pad - scratch space of one nesting level
+ * @key:   the compound key being built
+ * @stack: a captured stack, khist's own frames included
+ */
+struct khist_hist_pad {
+	u8 key[KHIST_KEY_SIZE_MAX] __aligned(8);
+	unsigned long stack[KHIST_STACK_DEPTH + KHIST_STACK_EXTRA];
+};
+
+/**
+ * struct khist_hist_pads - the pads of one CPU
+ * @level: pads in use
+ * @pad:   the pads
+ */
+struct khist_hist_pads {
+	int level;
+	struct khist_hist_pad pad[KHIST_PAD_LEVELS];
+};
+
+static struct khist_hist_pads __percpu *khist_pads;
+
+/**
+ * khist_hist_pads_init() - allocate the per-CPU scratch pads
+ *
+ * Context: process context, module init.
+ * Return: 0 or -ENOMEM.
+ */
+int khist_hist_pads_init(void)
+{
+	khist_pads = alloc_percpu(struct khist_hist_pads);
+	return khist_pads ? 0 : -ENOMEM;
+}
+
+/**
+ * khist_hist_pads_exit() - free the scratch pads
+ *
+ * Context: process context, module exit, no hist trigger left.
+ */
+void khist_hist_pads_exit(void)
+{
+	free_percpu(khist_pads);
+	khist_pads = NULL;
+}
+
+/*
+ * Capture the stack of the traced code: drop the frames of khist itself
+ * (this function, the trigger walk, the record commit, the probe), so the
+ * first kept frame is the code that hit the tracepoint (the kernel skips
+ * a fixed 5 frames of its own for the same effect).
+ */
+static void khist_capture_stack(unsigned long *buf, unsigned long *out)
+{
+	unsigned int n, i;
+
+	n = stack_trace_save(buf, KHIST_STACK_DEPTH + KHIST_STACK_EXTRA, 0);
+	for (i = 0; i < n && within_module(buf[i], THIS_MODULE); i++)
+		;
+	memset(out, 0, KHIST_STACK_SIZE);
+	if (i < n)
+		memcpy(out, buf + i,
+		       min_t(unsigned int, n - i, KHIST_STACK_DEPTH) *
+			       sizeof(long));
+}
+
+static void khist_hist_store_vars(struct khist_hist_data *hd,
+				  const struct khist_hist_spec *sp,
+				  struct khist_map_elt *elt,
+				  struct khist_eval_ctx *c)
+{
+	unsigned int i, max, n;
+	const char *s;
+	char *slot;
+
+	if (hd->comm_off >= 0)
+		c->comm = (const char *)khist_map_elt_extra(elt) + hd->comm_off;
+	for (i = 0; i < sp->n_vars; i++) {
+		const struct khist_hvar *v = &sp->vars[i];
+		u64 val = 0;
+
+		if (v->str_idx >= 0) {
+			slot = khist_hist_var_str(hd, elt, v->str_idx);
+			if (v->f->flags & KHIST_HF_STACKTRACE) {
+				khist_hist_eval_stack(v->f, c,
+						      (unsigned long *)slot);
+			} else {
+				s = khist_hist_eval_str(v->f, c, &max);
+				max = min_t(unsigned int, max,
+					    KHIST_STR_SLOT - 1);
+				for (n = 0; n < max && s[n]; n++)
+					slot[n] = s[n];
+				slot[n] = '\0';
+			}
+			val = v->str_idx;
+		} else {
+			val = khist_hist_eval(v->f, c);
+		}
+		khist_map_set_var(elt, i, val);
+	}
+}
+
+/**
+ * khist_hist_call() - one hit of a hist trigger
+ * @t:    the trigger (not paused, its filter matched)
+ * @rec:  the record
+ * @size: its size
+ * @ts:   the record's timestamp (unused: the hist's own clock is read)
+ *
+ * Context: any, NMI included, preemption disabled.
+ */
+void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
+		     u64 ts)
+{
+	struct khist_hist_trigger *ht = khist_to_hist(t);
+	struct khist_hist_data *hd = ht->hd;
+	const struct khist_hist_spec *sp = ht->spec;
+	struct khist_eval_ctx c = {
+		.rec = rec,
+		.size = size,
+	};
+	struct khist_hist_pads *pads;
+	struct khist_hist_pad *pad;
+	struct khist_map_elt *elt;
+	unsigned int i;
+	int level;
+
+	/* Pairs with the release in khist_hist_data_clear(). */
+	if (smp_load_acquire(&hd->clearing))
+		return;
+	pads = this_cpu_ptr(khist_pads);
+	level = pads->level;
+	if (level >= KHIST_PAD_LEVELS) {
+		atomic64_inc(&ht->lost);
+		return;
+	}
+	pads->level = level + 1;
+	barrier();
+	pad = &pads->pad[level];
+
+	if (sp->timestamps) {
+		c.ts = hd->clock();
+		if (sp->ts_usecs && hd->clock_ns)
+			c.ts = khist_ns_to_us(c.ts);
+	}
+	c.cpu = smp_processor_id();
+	if (hd->needs_stack) {
+		unsigned long *kept = pad->stack + KHIST_STACK_EXTRA;
+
+		khist_capture_stack(pad->stack, kept);
+		c.stack = kept;
+	}
+	khist_hist_key_build(sp, &c, pad->key);
+	elt = khist_map_insert(hd->map, pad->key);
+	if (elt) {
+		khist_map_add(elt, 0, 1);
+		for (i = 1; i < sp->n_vals; i++)
+			khist_map_add(elt, i, khist_hist_eval(sp->vals[i], &c));
+		if (sp->n_vars)
+			khist_hist_store_vars(hd, sp, elt, &c);
+	}
+	barrier();
+	pads->level = level;
+}
+
+/**
+ * khist_hist_var_str() - the string slot of a variable in an entry
+ * @hd:      the trigger's data
+ * @elt:     the entry
+ * @str_idx: the variable's string slot (struct khist_hvar.str_idx)
+ *
+ * Context: any.
+ * Return: KHIST_STR_SLOT bytes; a string (NUL-terminated) or a stack
+ * (KHIST_STACK_DEPTH unsigned longs).
+ */
+char *khist_hist_var_str(struct khist_hist_data *hd, struct khist_map_elt *elt,
+			 unsigned int str_idx)
+{
+	return (char *)khist_map_elt_extra(elt) + hd->str_off +
+	       str_idx * KHIST_STR_SLOT;
+}
+
+/**
+ * khist_hist_var_read() - a variable of the entry with a given key
+ * @ht:  the trigger that defines the variable
+ * @idx: the variable (index into ht->spec->vars)
+ * @key: a key of ht's layout (ht->spec->key_size bytes)
+ * @val: set to the value (string and stack variables: their slot index,
+ *       see khist_hist_var_str())
+ *
+ * Context: any, NMI included.
+ * Return: true when the entry exists and the variable has been set.
+ */
+bool khist_hist_var_read(struct khist_hist_trigger *ht, unsigned int idx,
+			 const void *key, u64 *val)
+{
+	struct khist_map_elt *elt;
+
+	if (idx >= ht->spec->n_vars)
+		return false;
+	elt = khist_map_lookup(ht->hd->map, key);
+	if (!elt || !khist_map_var_is_set(elt, idx))
+		return false;
+	*val = khist_map_get_var(elt, idx);
+	return true;
+}

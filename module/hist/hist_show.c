@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist_show.c - the `hist` file: one table per hist trigger of the event,
+ * byte for byte as Linux 6.12 prints it (header, "# trigger info:" line,
+ * one line per entry in ftrace's order, Totals).
+ *
+ * Entries are read once (key, comm, sums) into rows, sorted with
+ * hist_sort.c, then printed with the kernel's formats for each key and
+ * value kind.
+ */
+#include <linux/kallsyms.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "hist.h"
+#include "../core/hist_print.h"
+#include "../core/hist_sort.h"
+
+/**
+ * struct khist_col_stat - column statistics for .percent and .graph
+ * @max:   largest value
+ * @total: sum over the entries
+ */
+struct khist_col_stat {
+	u64 max;
+	u64 total;
+};
+
+/**
+ * struct khist_rows - one table's entries, read and sorted
+ * @n:     entries
+ * @rows:  pointers, in print order
+ * @store: the rows
+ * @sums:  the sums, n_sums per row
+ */
+struct khist_rows {
+	unsigned int n;
+	struct khist_hrow **rows;
+	struct khist_hrow *store;
+	u64 *sums;
+};
+
+static void khist_rows_free(struct khist_rows *r)
+{
+	kvfree(r->rows);
+	kvfree(r->store);
+	kvfree(r->sums);
+}
+
+/* Read every entry of @hd's map and sort them as ftrace does. */
+static int khist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
+			  struct khist_rows *r)
+{
+	unsigned int n_sums = hd->spec->n_vals, cap, i;
+	struct khist_map_stats st;
+	struct khist_map_elt *elt;
+	u32 pos = 0;
+
+	memset(r, 0, sizeof(*r));
+	khist_map_get_stats(hd->map, &st);
+	cap = min(st.max, st.entries + 64);
+	r->rows = kvcalloc(cap, sizeof(*r->rows), GFP_KERNEL);
+	r->store = kvcalloc(cap, sizeof(*r->store), GFP_KERNEL);
+	r->sums = kvcalloc(cap, n_sums * sizeof(u64), GFP_KERNEL);
+	if (!r->rows || !r->store || !r->sums) {
+		khist_rows_free(r);
+		return -ENOMEM;
+	}
+	while (r->n < cap && (elt = khist_map_next(hd->map, &pos))) {
+		struct khist_hrow *row = &r->store[r->n];
+		u64 *sums = r->sums + (size_t)r->n * n_sums;
+
+		for (i = 0; i < n_sums; i++)
+			sums[i] = khist_map_read_sum(elt, i);
+		row->s = s;
+		row->key = khist_map_elt_key(elt);
+		row->sums = sums;
+		row->priv = elt;
+		r->rows[r->n] = row;
+		r->n++;
+	}
+	khist_hist_sort(s, r->rows, r->n);
+	return 0;
+}
+
+static void khist_print_stack(struct seq_file *m, const unsigned long *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < KHIST_STACK_DEPTH && st[i]; i++) {
+		seq_printf(m, "%*c", 9, ' ');
+		seq_printf(m, "%pS\n", (void *)st[i]);
+	}
+}
+
+static void khist_print_key(struct seq_file *m, struct khist_hist_data *hd,
+			    const struct khist_hrow *row)
+{
+	const struct khist_hist_spec *sp = hd->spec;
+	bool multiline = false;
+	unsigned int i;
+
+	seq_puts(m, "{ ");
+	for (i = 0; i < sp->n_keys; i++) {
+		const struct khist_hkey *k = &sp->keys[i];
+		const struct khist_bfield *f = k->f;
+		const u8 *slot = row->key + k->offset;
+		const char *name = f->name, *sc;
+		u32 fl = f->flags;
+		u64 v;
+
+		memcpy(&v, slot, sizeof(v));
+		if (i)
+			seq_puts(m, ", ");
+		if (fl & KHIST_HF_HEX) {
+			seq_printf(m, "%s: %llx", name, v);
+		} else if (fl & KHIST_HF_SYM) {
+			seq_printf(m, "%s: [%llx] %-45ps", name, v,
+				   (void *)(uintptr_t)v);
+		} else if (fl & KHIST_HF_SYM_OFFSET) {
+			seq_printf(m, "%s: [%llx] %-55pS", name, v,
+				   (void *)(uintptr_t)v);
+		} else if (fl & KHIST_HF_EXECNAME) {
+			const char *comm = "";
+
+			if (hd->comm_off >= 0)
+				comm = khist_hist_comm(hd, row->priv);
+			seq_printf(m, "%s: %-16s[%10llu]", name, comm, v);
+		} else if (fl & KHIST_HF_SYSCALL) {
+			sc = khist_syscall_name(v);
+			seq_printf(m, "%s: %-30s[%3llu]", name,
+				   sc ? sc : "unknown_syscall", v);
+		} else if (fl & KHIST_HF_STACKTRACE) {
+			if (f->field)
+				seq_printf(m, "%s.stacktrace", f->field->name);
+			else
+				seq_puts(m, "common_stacktrace:\n");
+			khist_print_stack(m, (const unsigned long *)slot);
+			multiline = true;
+		} else if (fl & KHIST_HF_LOG2) {
+			seq_printf(m, "%s: ~ 2^%-2llu", name, v);
+		} else if (fl & KHIST_HF_BUCKET) {
+			seq_printf(m, "%s: ~ %llu-%llu", name, v,
+				   v + f->buckets - 1);
+		} else if (fl & KHIST_HF_STRING) {
+			seq_printf(m, "%s: %-50.*s", name, k->size,
+				   (const char *)slot);
+		} else {
+			seq_printf(m, "%s: %10llu", name, v);
+		}
+	}
+	if (!multiline)
+		seq_puts(m, " ");
+	seq_puts(m, "}");
+}
+
+/* ftrace's percentage scaled by 100: 12.34% is 1234; U32_MAX: error. */
+static unsigned int khist_pct(u64 val, u64 total)
+{
+	if (!total)
+		return val ? U32_MAX : 0;
+	if (val < div64_u64(U64_MAX, 10000))
+		return (unsigned int)div64_u64(val * 10000, total);
+	total = div64_u64(total, 10000);
+	if (!total)
+		return val ? U32_MAX : 0;
+	return (unsigned int)div64_u64(val, total);
+}
+
+static void khist_print_val(struct seq_file *m, const char *name, u32 fl,
+			    u64 val, const struct khist_col_stat *st)
+{
+	unsigned int pc, len, i;
+	char bar[21];
+
+	if (fl & KHIST_HF_PERCENT) {
+		pc = khist_pct(val, st->total);
+		if (pc == U32_MAX)
+			seq_printf(m, " %s (%%):[ERROR]", name);
+		else
+			seq_printf(m, " %s (%%): %3u.%02u", name, pc / 100,
+				   pc % 100);
+	} else if (fl & KHIST_HF_GRAPH) {
+		pc = khist_pct(val, st->max);
+		if (pc == U32_MAX) {
+			strscpy(bar, "[ERROR]", sizeof(bar));
+		} else {
+			len = pc * 20 / 10000;
+			for (i = 0; i < 20; i++)
+				bar[i] = i < len ? '#' : ' ';
+			bar[20] = '\0';
+		}
+		seq_printf(m, " %s: %20s", name, bar);
+	} else if (fl & KHIST_HF_HEX) {
+		seq_printf(m, " %s: %10llx", name, val);
+	} else {
+		seq_printf(m, " %s: %10llu", name, val);
+	}
+}
+
+static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
+			      const struct khist_hrow *row,
+			      const struct khist_col_stat *stats)
+{
+	const struct khist_hist_spec *sp = hd->spec;
+	unsigned int i;
+
+	khist_print_key(m, hd, row);
+	if (!sp->nohitcount)
+		khist_print_val(m, "hitcount", 0, row->sums[0], &stats[0]);
+	for (i = 1; i < sp->n_vals; i++) {
+		const struct khist_bfield *f = sp->vals[i];
+
+		if (f->flags & (KHIST_HF_VAR | KHIST_HF_EXPR))
+			continue;
+		seq_puts(m, " ");
+		khist_print_val(m, f->name, f->flags, row->sums[i], &stats[i]);
+	}
+	seq_puts(m, "\n");
+}
+
+static int khist_print_entries(struct seq_file *m, struct khist_hist_data *hd)
+{
+	const struct khist_hist_spec *sp = hd->spec;
+	struct khist_col_stat stats[KHIST_VALS_MAX + 1] = {};
+	struct khist_hsorter s;
+	struct khist_rows r;
+	unsigned int i, j;
+	int ret;
+
+	khist_hsorter_init(&s, sp);
+	ret = khist_rows_get(hd, &s, &r);
+	if (ret)
+		return ret;
+	for (j = 0; j < sp->n_vals; j++) {
+		if (!(sp->vals[j]->flags & (KHIST_HF_PERCENT | KHIST_HF_GRAPH)))
+			continue;
+		for (i = 0; i < r.n; i++) {
+			u64 v = r.rows[i]->sums[j];
+
+			stats[j].total += v;
+			stats[j].max = max(stats[j].max, v);
+		}
+	}
+	for (i = 0; i < r.n; i++)
+		khist_print_entry(m, hd, r.rows[i], stats);
+	ret = r.n;
+	khist_rows_free(&r);
+	return ret;
+}
+
+static void khist_hist_show_one(struct seq_file *m,
+				struct khist_hist_trigger *ht, unsigned int n)
+{
+	struct khist_map_stats st;
+	int n_entries;
+
+	if (n)
+		seq_puts(m, "\n\n");
+	seq_puts(m, "# event histogram\n#\n# trigger info: ");
+	ht->base.type->print(m, &ht->base);
+	seq_puts(m, "#\n\n");
+	n_entries = khist_print_entries(m, ht->hd);
+	if (n_entries < 0)
+		n_entries = 0;
+	khist_map_get_stats(ht->hd->map, &st);
+	seq_puts(m, "\nTotals:\n");
+	seq_printf(m, "    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
+		   st.hits, n_entries, st.drops);
+}
+
+/**
+ * khist_hist_show() - the `hist` file of an event
+ * @m:  where it goes
+ * @ev: the event
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0.
+ */
+int khist_hist_show(struct seq_file *m, struct khist_event *ev)
+{
+	struct khist_ev_triggers *et = ev->trigger_data;
+	struct khist_trigger *t;
+	unsigned int n = 0;
+
+	if (!et)
+		return 0;
+	list_for_each_entry(t, &et->list, list) {
+		if (khist_is_hist(t))
+			khist_hist_show_one(m, khist_to_hist(t), n++);
+	}
+	return 0;
+}
