@@ -1,0 +1,726 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# histdiff/lib.sh - differential tests of khist's hist triggers against the
+# native kernel's, run in the test VM. Sourced by test.d/histdiff/*.tc after
+# selftests/fs/lib.sh. Documentation/testing.rst ("Differential tests")
+# describes the method, the corpus format and every normalisation.
+#
+# Side A is always the native tracefs (mounted at $HD_NAT). Side B is khist
+# ($KHIST_MNT), or, in self-test mode, a native tracefs instance: the same
+# kernel code on both sides, so every case must match there. Both sides get
+# the same trigger string at the same time and see the same event stream;
+# a workload child, held back on a fifo until both triggers are in place,
+# produces the events, and the trigger's filter selects them by pid or comm.
+#
+# Per case the test output gets one TAP-style line:
+#   ok N - area/id                          match
+#   ok N - area/id # XFAIL (why): ...       mismatch on a case marked xfail
+#   ok N - area/id # SKIP why               not comparable on this kernel
+#   not ok N - area/id # MISMATCH: ...      followed by unified diffs
+#   not ok N - area/id # XPASS: ...         a marked case now matches
+#   not ok N - area/id # ERROR: ...         the case itself is broken
+#
+# Environment (optional; the kernel command line passes NAME=value words to
+# /init's environment, so KHIST_VM_APPEND="HISTDIFF_VERBOSE=1" works):
+#   HISTDIFF_VERBOSE=1   print the diffs of XFAIL cases too
+#   HISTDIFF_ONLY=GLOB   run only the cases whose id matches GLOB
+#   HISTDIFF_CONSOLE=1   copy each test's output to /dev/console (the VM's
+#                        console.log), where passing tests can be read too
+
+HD_NAT=/sys/kernel/tracing
+HD_LIB=${HD_LIB:-/selftests/fs/histdiff}
+HD_COMM=hdwl
+HD_BIN=/tmp/hdbin
+# One write per command, with the errno reported (trigwrite.c); its comm,
+# "trigwrite", must not match any corpus filter.
+HD_W=${HD_W:-trigwrite}
+
+# ---- setup and teardown ----------------------------------------------
+
+hd_setup() {
+	HD_WORK=$(pwd)/hd
+	mkdir -p "$HD_WORK"
+	read -r HD_T0 _ < /proc/uptime
+	# Output goes to a file first, so that the teardown can copy it to
+	# the console too; a kill by run.sh's timeout still runs the teardown.
+	exec 3>&1 > "$HD_WORK/log" 2>&1
+	trap hd_teardown EXIT
+	trap 'exit 143' TERM INT
+	HD_MOUNTED=
+	if ! grep -q " $HD_NAT tracefs " /proc/mounts; then
+		mount -t tracefs nodev "$HD_NAT" || fail "cannot mount tracefs"
+		HD_MOUNTED=1
+	fi
+	command -v "$HD_W" > /dev/null || fail "no $HD_W in the image"
+	case $(uname -r) in
+	6.1.*) HD_KV=6.1 ;;
+	6.12.*) HD_KV=6.12 ;;
+	*) HD_KV=$(uname -r) ;;
+	esac
+	HD_B=$KHIST_MNT
+	HD_BNAME=khist
+	HD_SELF=
+	HD_HONOUR_XFAIL=1
+	HD_PERTURB=
+	HD_FAST=
+	HD_N=0
+	HD_NPASS=0
+	HD_NFAIL=0
+	HD_NXFAIL=0
+	HD_NSKIP=0
+	HD_FAILED=
+	HD_TOUCHED=
+	HD_CHILD=
+	HD_AREA=histdiff
+	# One fifo holds every workload child back until it is released.
+	HD_FIFO=$HD_WORK/go
+	mkfifo "$HD_FIFO"
+	# A unique path for exec workloads: the exec'd file's name becomes
+	# the comm, busybox runs its `true` applet.
+	mkdir -p "$HD_BIN"
+	ln -sf /bin/busybox "$HD_BIN/true"
+	echo "# histdiff: native $HD_KV ($(uname -r)) vs $HD_BNAME"
+}
+
+# hd_self_on - compare the native top level with a native instance.
+hd_self_on() {
+	mkdir -p "$HD_NAT/instances/hdself"
+	HD_B=$HD_NAT/instances/hdself
+	HD_BNAME=native-instance
+	HD_SELF=1
+	HD_HONOUR_XFAIL=
+	echo "# histdiff: self-test mode, side B = $HD_B"
+}
+
+hd_self_off() {
+	rmdir "$HD_NAT/instances/hdself"
+	HD_B=$KHIST_MNT
+	HD_BNAME=khist
+	HD_SELF=
+	HD_HONOUR_XFAIL=1
+}
+
+# Remove every trigger we may have left on either side, kill a child that
+# is still waiting, unmount what we mounted. Runs on any exit.
+hd_teardown() {
+	_rc=$?
+	set +e
+	if [ -n "$HD_CHILD" ]; then
+		kill -9 "$HD_CHILD" 2> /dev/null
+		wait "$HD_CHILD" 2> /dev/null
+	fi
+	for _ev in $HD_TOUCHED; do
+		for _d in "$HD_NAT" "$HD_NAT/instances/hdself" "$KHIST_MNT"; do
+			[ -w "$_d/events/$_ev/trigger" ] || continue
+			hd_drop_triggers "$_d/events/$_ev/trigger"
+		done
+	done
+	[ -d "$HD_NAT/instances/hdself" ] && rmdir "$HD_NAT/instances/hdself"
+	[ -n "$HD_MOUNTED" ] && umount "$HD_NAT"
+	cat "$HD_WORK/log" >&3
+	[ -n "${HISTDIFF_CONSOLE:-}" ] && cat "$HD_WORK/log" > /dev/console
+	exit $_rc
+}
+
+# hd_drop_triggers FILE - remove every hist trigger FILE lists, one by one,
+# then truncate. The listing cannot always be written back (sort keys keep
+# their modifiers), so the truncation is what finally clears the native side.
+hd_drop_triggers() {
+	grep '^hist:' "$1" 2> /dev/null | sed 's/ \[\(active\|paused\)\]$//' |
+		while IFS= read -r _t; do
+			"$HD_W" "$1" "!$_t" > /dev/null
+		done
+	: > "$1" 2> /dev/null
+	true
+}
+
+# hd_finish - summary; exit status for run.sh: 1 when a case failed, 4
+# (listed as "# TODO expected failure") when cases marked xfail failed as
+# expected, else 0.
+hd_finish() {
+	read -r _t1 _ < /proc/uptime
+	echo "# histdiff: $HD_N cases: $HD_NPASS match, $HD_NXFAIL xfail," \
+		"$HD_NSKIP skipped, $HD_NFAIL failed;" \
+		"$(echo "$_t1 - $HD_T0" | bc) s"
+	if [ "$HD_NFAIL" -gt 0 ]; then
+		echo "# failed:$HD_FAILED"
+		exit 1
+	fi
+	[ "$HD_NXFAIL" -gt 0 ] && exit 4
+	exit 0
+}
+
+# ---- small helpers (no forks: they set HD_R) ------------------------------
+
+# hd_has_flag FLAGS NAME - FLAGS is a comma list holding NAME or NAME=...
+hd_has_flag() {
+	case ",$1," in
+	*",$2,"* | *",$2="*) return 0 ;;
+	esac
+	return 1
+}
+
+# hd_flag_val FLAGS NAME - HD_R = the value of NAME=VALUE in FLAGS, or the
+# default reason when NAME stands alone.
+hd_flag_val() {
+	HD_R=${1#*"$2="}
+	if [ "$HD_R" = "$1" ]; then
+		HD_R=marked
+	else
+		HD_R=${HD_R%%,*}
+	fi
+}
+
+# hd_split LIST SEP - HD_R = LIST with SEP replaced by spaces.
+hd_split() {
+	HD_R=
+	_r=$1
+	while [ -n "$_r" ]; do
+		HD_R="$HD_R ${_r%%"$2"*}"
+		case $_r in
+		*"$2"*) _r=${_r#*"$2"} ;;
+		*) _r= ;;
+		esac
+	done
+}
+
+# hd_subst TEXT - HD_R = TEXT with @PID@ and @COMM@ replaced.
+hd_subst() {
+	_s=$1
+	HD_R=
+	while :; do
+		case $_s in
+		*@PID@*)
+			HD_R="$HD_R${_s%%@PID@*}$HD_PID"
+			_s=${_s#*@PID@}
+			;;
+		*@COMM@*)
+			HD_R="$HD_R${_s%%@COMM@*}$HD_COMM"
+			_s=${_s#*@COMM@}
+			;;
+		*) break ;;
+		esac
+	done
+	HD_R="$HD_R$_s"
+}
+
+# hd_with_attr TRIGGER ATTR - HD_R = TRIGGER with :ATTR before its filter.
+hd_with_attr() {
+	case $1 in
+	*" if "*) HD_R="${1%% if *}:$2 if ${1#* if }" ;;
+	*) HD_R="$1:$2" ;;
+	esac
+}
+
+# hd_write FILE TEXT - one write of TEXT to FILE (appending); HD_R = "ok"
+# or the errno ("EEXIST File exists"). Where the errno does not matter
+# (HD_FAST), the shell's printf does the write without an exec: "failed".
+hd_write() {
+	if [ -n "$HD_FAST" ]; then
+		if printf '%s\n' "$2" >> "$1" 2> /dev/null; then
+			HD_R=ok
+		else
+			HD_R=failed
+		fi
+		return 0
+	fi
+	HD_R=$("$HD_W" "$1" "$2") || true
+	[ -n "$HD_R" ] || HD_R="no result"
+}
+
+# Normalisation of error_log: two writes never share a timestamp.
+hd_norm_errlog() {
+	sed 's/^\[ *[0-9]*\.[0-9]*\] /[TIMESTAMP] /' "$1"
+}
+
+# 6.1 -> 6.12 derivation (flag 61map; native side, on 6.1 only): 6.1 names
+# the stack key `stacktrace` where 6.12, khist's dialect, says
+# `common_stacktrace`; nothing else in these outputs differs.
+hd_map61() {
+	sed -e 's/\([=,]\)stacktrace\([:,]\)/\1common_stacktrace\2/g' \
+		-e 's/^{ stacktrace:$/{ common_stacktrace:/'
+}
+
+# ---- workloads (run in the child, after the release) --------------------
+
+hd_wl_none() { :; }
+
+# openat/read/close on seq_file-backed /proc files (kmalloc, kfree), failed
+# opens (negative return values), a write to /dev/null.
+hd_wl_files() {
+	for _i in 1 2 3; do
+		read -r _l < /proc/version
+	done
+	read -r _l < /proc/self/stat
+	{ read -r _l < /nonexistent-histdiff; } 2> /dev/null
+	{ read -r _l < /nonexistent-histdiff2; } 2> /dev/null
+	echo x > /dev/null
+}
+
+# Forks: children exit with comm $HD_COMM, the parent sleeps in wait4 and
+# is woken (sched_switch, sched_waking, kmalloc in copy_process).
+hd_wl_fork() {
+	for _i in 1 2 3; do
+		(:)
+	done
+	(exit 3)
+}
+
+# Both of the above.
+hd_wl_mix() {
+	hd_wl_files
+	hd_wl_fork
+}
+
+# Execs of $HD_BIN/true by two children, then by the child itself.
+hd_wl_exec() {
+	"$HD_BIN/true"
+	"$HD_BIN/true"
+	exec "$HD_BIN/true"
+}
+
+hd_is_workload() {
+	case $1 in
+	none | files | fork | mix | exec) return 0 ;;
+	esac
+	return 1
+}
+
+# hd_spawn WORKLOAD - start a child that names itself $HD_COMM and blocks
+# opening the fifo; return (HD_PID) once it sleeps there, so that nothing
+# of it runs before hd_release.
+hd_spawn() {
+	(
+		set +e
+		printf '%s' "$HD_COMM" > /proc/self/comm
+		read -r _go < "$HD_FIFO"
+		"hd_wl_$1"
+		exit 0
+	) > /dev/null 2>&1 &
+	HD_PID=$!
+	HD_CHILD=$HD_PID
+	# /proc/PID/syscall names the syscall only while the task is off the
+	# CPU: 257 (openat) means it sleeps in the fifo open.
+	_n=0
+	while :; do
+		_nr=
+		read -r _nr _rest < "/proc/$HD_PID/syscall" 2> /dev/null || true
+		[ "$_nr" = 257 ] && break
+		_n=$((_n + 1))
+		[ $_n -lt 20000 ] || fail "workload child $HD_PID never blocked"
+	done
+}
+
+# hd_release - let the child run and reap it. Its very last context switch
+# can come after the parent's wait returned: a short builtin spin lets it
+# pass before anything is read or changed.
+hd_release() {
+	echo go > "$HD_FIFO"
+	wait "$HD_PID" || true
+	HD_CHILD=
+	_n=0
+	while [ $_n -lt 300 ]; do
+		_n=$((_n + 1))
+	done
+}
+
+# hd_markers - the same lines to both trace_marker files (khist's marker
+# feeds only khist's ftrace/print, the native one only the native event).
+hd_markers() {
+	for _m in hd-a hd-b hd-a hd-c hd-a hd-b; do
+		echo "$_m" > "$HD_NAT/trace_marker"
+		echo "$_m" > "$HD_B/trace_marker"
+	done
+	[ "$HD_PERTURB" = marker ] && echo hd-x > "$HD_B/trace_marker"
+	true
+}
+
+# ---- comparing ----------------------------------------------------------
+
+hd_differs() {
+	HD_WHAT="$HD_WHAT${HD_WHAT:+, }$1"
+}
+
+# hd_diff WHAT FILE_A FILE_B - compare; on a difference add a labelled
+# unified diff to the case's report and WHAT to HD_WHAT.
+hd_diff() {
+	cmp -s "$2" "$3" && return 0
+	hd_differs "$1"
+	{
+		diff -u -L "native: $1" -L "$HD_BNAME: $1" "$2" "$3"
+		hd_order_hint "$2" "$3"
+	} >> "$HD_WORK/report" 2>&1
+	return 1
+}
+
+# Say so when two files hold the same lines in another order (the usual
+# cause: entries with equal sort values, which the map's layout orders).
+hd_order_hint() {
+	sort "$1" > "$HD_WORK/s1"
+	sort "$2" > "$HD_WORK/s2"
+	cmp -s "$HD_WORK/s1" "$HD_WORK/s2" &&
+		echo "(same lines in another order: entries with equal sort values?)"
+	true
+}
+
+# hd_snap_event EV TAG - read trigger and hist of EV on both sides, derive
+# the 6.12 form of the native side if the case asks, compare.
+hd_snap_event() {
+	local ev=$1 s d f
+	# The common case first: both files equal as they are (one exec each).
+	if [ -z "$HD_MAP61" ] &&
+		cmp -s "$HD_NAT/events/$ev/trigger" "$HD_B/events/$ev/trigger" &&
+		cmp -s "$HD_NAT/events/$ev/hist" "$HD_B/events/$ev/hist"; then
+		return 0
+	fi
+	for s in a b; do
+		if [ $s = a ]; then d=$HD_NAT; else d=$HD_B; fi
+		for f in trigger hist; do
+			cat "$d/events/$ev/$f" > "$HD_WORK/$s.$f" 2>&1 ||
+				echo "<cannot read $d/events/$ev/$f>" >> "$HD_WORK/$s.$f"
+		done
+	done
+	if [ -n "$HD_MAP61" ]; then
+		for f in trigger hist; do
+			hd_map61 < "$HD_WORK/a.$f" > "$HD_WORK/a.$f.m"
+			mv "$HD_WORK/a.$f.m" "$HD_WORK/a.$f"
+		done
+	fi
+	hd_diff "$2trigger $ev" "$HD_WORK/a.trigger" "$HD_WORK/b.trigger" || true
+	hd_diff "$2hist $ev" "$HD_WORK/a.hist" "$HD_WORK/b.hist" || true
+}
+
+hd_snap_all() {
+	local e
+	for e in $HD_EVLIST; do
+		hd_snap_event "$e" "$1"
+	done
+}
+
+# hd_both_write EV TRIGGER WHAT - write TRIGGER to EV on both sides and
+# compare the outcomes (HD_WA, HD_WB). A native failure is a broken case
+# unless HD_ALLOW_NFAIL is set.
+hd_both_write() {
+	local tb=$2
+	case $HD_PERTURB in
+	size)
+		hd_with_attr "$2" size=4096
+		tb=$HD_R
+		;;
+	alias) tb=$(printf '%s\n' "$2" | sed 's/keys=/key=/') ;;
+	errtext) tb=$(printf '%s\n' "$2" | sed 's/keys=/keys=hd_nosuch,/') ;;
+	esac
+	hd_write "$HD_NAT/events/$1/trigger" "$2"
+	HD_WA=$HD_R
+	hd_write "$HD_B/events/$1/trigger" "$tb"
+	HD_WB=$HD_R
+	if [ -z "$HD_ALLOW_NFAIL" ] && [ "$HD_WA" != ok ]; then
+		HD_BAD="native rejected '$2' on $1: $HD_WA"
+	fi
+	if [ "$HD_WA" != "$HD_WB" ]; then
+		hd_differs "$3"
+		printf "%s '%s' on %s: native: %s, %s: %s\n" "$3" "$2" "$1" \
+			"$HD_WA" "$HD_BNAME" "$HD_WB" >> "$HD_WORK/report"
+	fi
+}
+
+# hd_each_trigger CMD - run CMD EV TRIGGER for every event and every
+# ` ;; `-separated trigger of the case.
+hd_each_trigger() {
+	local ev rest one
+	for ev in $HD_EVLIST; do
+		rest=$HD_TRIG
+		while [ -n "$rest" ]; do
+			one=${rest%% ;; *}
+			if [ "$one" = "$rest" ]; then
+				rest=
+			else
+				rest=${rest#* ;; }
+			fi
+			"$1" "$ev" "$one"
+		done
+	done
+}
+
+hd_set_one() { hd_both_write "$1" "$2" "write"; }
+hd_rm_one() { hd_both_write "$1" "!$2" "remove"; }
+hd_op_one() {
+	hd_with_attr "$2" "$HD_OP"
+	hd_both_write "$1" "$HD_R" "$HD_OP"
+}
+hd_quiet_rm() {
+	printf '!%s\n' "$2" >> "$HD_NAT/events/$1/trigger" 2> /dev/null || true
+	printf '!%s\n' "$2" >> "$HD_B/events/$1/trigger" 2> /dev/null || true
+}
+
+# hd_trunc - `echo > trigger` on both sides: opening with O_TRUNC removes
+# all triggers, the empty command itself is refused.
+hd_trunc() {
+	local e
+	for e in $HD_EVLIST; do
+		HD_WA=$("$HD_W" -t "$HD_NAT/events/$e/trigger" "") || true
+		HD_WB=$("$HD_W" -t "$HD_B/events/$e/trigger" "") || true
+		if [ "$HD_WA" != "$HD_WB" ]; then
+			hd_differs "truncate"
+			echo "truncate $e: native: $HD_WA, $HD_BNAME: $HD_WB" \
+				>> "$HD_WORK/report"
+		fi
+	done
+}
+
+# hd_case_cleanup - remove the case's triggers on both sides (as written,
+# then whatever is still listed); both listings must be back to
+# "# Available triggers:".
+hd_case_cleanup() {
+	local e d first
+	hd_each_trigger hd_quiet_rm
+	for e in $HD_EVLIST; do
+		for d in "$HD_NAT" "$HD_B"; do
+			first=
+			read -r first < "$d/events/$e/trigger" || true
+			[ "$first" = "# Available triggers:" ] && continue
+			hd_drop_triggers "$d/events/$e/trigger"
+			read -r first < "$d/events/$e/trigger" || true
+			[ "$first" = "# Available triggers:" ] ||
+				HD_BAD="triggers left on $d/events/$e after cleanup"
+		done
+	done
+}
+
+# ---- one case -----------------------------------------------------------
+
+# hd_case ID FLAGS EVENTS STEPS TRIGGER - run one corpus case (format in
+# Documentation/testing.rst) and print its line. Returns 0 match,
+# 1 failure, 2 xfail, 3 skipped.
+hd_case() {
+	HD_ID=$1
+	HD_FLAGS=$2
+	HD_EVENTS=$3
+	HD_STEPS=$4
+	HD_RAWTRIG=$5
+	if [ -n "${HISTDIFF_ONLY:-}" ]; then
+		case $HD_ID in
+		$HISTDIFF_ONLY) ;;
+		*) return 3 ;;
+		esac
+	fi
+	HD_N=$((HD_N + 1))
+	HD_WHAT=
+	HD_BAD=
+	HD_MAP61=
+	HD_TRIG=
+	: > "$HD_WORK/report"
+	hd_split "$HD_EVENTS" ,
+	HD_EVLIST=$HD_R
+	for _e in $HD_EVLIST; do
+		case " $HD_TOUCHED " in
+		*" $_e "*) ;;
+		*) HD_TOUCHED="$HD_TOUCHED $_e" ;;
+		esac
+		[ -f "$HD_B/events/$_e/trigger" ] ||
+			HD_BAD="$HD_BNAME has no event $_e"
+	done
+	if [ "$HD_KV" = 6.1 ]; then
+		if hd_has_flag "$HD_FLAGS" 6.12; then
+			hd_flag_val "$HD_FLAGS" 6.12
+			hd_result skip "on 6.1: $(echo "$HD_R" | tr _ ' ')"
+			return 3
+		fi
+		[ -z "$HD_SELF" ] && hd_has_flag "$HD_FLAGS" 61map && HD_MAP61=1
+	fi
+	if [ -n "$HD_BAD" ]; then
+		hd_result fail "$HD_BAD"
+		return 1
+	fi
+	if hd_has_flag "$HD_FLAGS" err; then
+		HD_FAST=
+		hd_err_case
+	else
+		HD_FAST=1
+		hd_hist_case
+	fi
+	hd_case_cleanup
+	hd_classify
+}
+
+hd_hist_case() {
+	local first st i=0
+	HD_PID=0
+	first=${HD_STEPS%%+*}
+	if hd_is_workload "$first"; then
+		hd_spawn "$first"
+	fi
+	hd_subst "$HD_RAWTRIG"
+	HD_TRIG=$HD_R
+	HD_ALLOW_NFAIL=
+	hd_each_trigger hd_set_one
+	hd_split "$HD_STEPS" +
+	for st in $HD_R; do
+		i=$((i + 1))
+		if [ $i = 1 ] && hd_is_workload "$st"; then
+			hd_release
+			hd_perturb_data
+			continue
+		fi
+		case $st in
+		pause | cont | clear)
+			HD_OP=$st
+			hd_each_trigger hd_op_one
+			;;
+		rm) hd_each_trigger hd_rm_one ;;
+		trunc) hd_trunc ;;
+		marker) hd_markers ;;
+		cmp) hd_snap_all "step $i: " ;;
+		*)
+			if hd_is_workload "$st"; then
+				hd_spawn "$st"
+				hd_release
+			else
+				HD_BAD="unknown step '$st'"
+			fi
+			;;
+		esac
+	done
+	hd_snap_all ""
+}
+
+# Perturbation for the self-test: side B's histogram loses its data.
+hd_perturb_data() {
+	local e
+	[ "$HD_PERTURB" = clear ] || return 0
+	hd_with_attr "${HD_TRIG%% ;; *}" clear
+	for e in $HD_EVLIST; do
+		"$HD_W" "$HD_B/events/$e/trigger" "$HD_R" > /dev/null
+	done
+}
+
+# An invalid trigger: the write's outcome, the error_log entries (timestamps
+# normalised) and the listings must agree. All ` ;; `-separated triggers
+# but the last are set up first and must succeed natively.
+hd_err_case() {
+	local ev=${HD_EVENTS%%,*} rest one
+	HD_PID=0
+	hd_subst "$HD_RAWTRIG"
+	HD_TRIG=$HD_R
+	: > "$HD_NAT/error_log"
+	: > "$HD_B/error_log"
+	rest=$HD_TRIG
+	while :; do
+		one=${rest%% ;; *}
+		if [ "$one" = "$rest" ]; then
+			HD_ALLOW_NFAIL=1
+			hd_both_write "$ev" "$one" "write"
+			[ "$HD_WA" != ok ] ||
+				HD_BAD="native accepted the invalid '$one'"
+			break
+		fi
+		rest=${rest#* ;; }
+		HD_ALLOW_NFAIL=
+		hd_both_write "$ev" "$one" "setup write"
+	done
+	HD_ALLOW_NFAIL=
+	hd_norm_errlog "$HD_NAT/error_log" > "$HD_WORK/a.err"
+	hd_norm_errlog "$HD_B/error_log" > "$HD_WORK/b.err"
+	if hd_has_flag "$HD_FLAGS" silent ||
+		hd_has_flag "$HD_FLAGS" "silent$HD_KV"; then
+		# The kernel fails without a word; khist may explain (a
+		# documented improvement), so only the native side is checked.
+		[ -s "$HD_WORK/a.err" ] &&
+			HD_BAD="native logged an error for a case marked silent"
+		[ -s "$HD_WORK/b.err" ] &&
+			sed "s/^/# ($HD_BNAME explains) /" "$HD_WORK/b.err"
+	else
+		[ -s "$HD_WORK/a.err" ] ||
+			HD_BAD="native logged nothing (a silent case?)"
+		hd_diff "error_log" "$HD_WORK/a.err" "$HD_WORK/b.err" || true
+	fi
+	# The listings only: set-up triggers may have no filter, so their
+	# data is not comparable.
+	cat "$HD_NAT/events/$ev/trigger" > "$HD_WORK/a.trigger"
+	cat "$HD_B/events/$ev/trigger" > "$HD_WORK/b.trigger" 2>&1 || true
+	hd_diff "trigger $ev" "$HD_WORK/a.trigger" "$HD_WORK/b.trigger" || true
+	: > "$HD_NAT/error_log"
+	: > "$HD_B/error_log"
+}
+
+# hd_classify - turn HD_WHAT, HD_BAD and the xfail marker into a result.
+hd_classify() {
+	local xf=
+	if [ -n "$HD_HONOUR_XFAIL" ]; then
+		for _m in xfail "xfail$HD_KV"; do
+			hd_has_flag "$HD_FLAGS" "$_m" || continue
+			hd_flag_val "$HD_FLAGS" "$_m"
+			xf=$HD_R
+		done
+	fi
+	if [ -n "$HD_BAD" ]; then
+		hd_result fail "$HD_BAD"
+		return 1
+	fi
+	if [ -z "$HD_WHAT" ]; then
+		if [ -n "$xf" ]; then
+			hd_result xpass
+			return 1
+		fi
+		hd_result pass
+		return 0
+	fi
+	if [ -n "$xf" ]; then
+		hd_result xfail "$xf"
+		return 2
+	fi
+	hd_result mismatch
+	return 1
+}
+
+# hd_result KIND [TEXT] - count, and print the case's line (and report).
+hd_result() {
+	local name="$HD_AREA/$HD_ID"
+	case $1 in
+	pass)
+		HD_NPASS=$((HD_NPASS + 1))
+		echo "ok $HD_N - $name"
+		;;
+	skip)
+		HD_NSKIP=$((HD_NSKIP + 1))
+		echo "ok $HD_N - $name # SKIP $2"
+		;;
+	xfail)
+		HD_NXFAIL=$((HD_NXFAIL + 1))
+		echo "ok $HD_N - $name # XFAIL ($2): differs in $HD_WHAT"
+		if [ -n "${HISTDIFF_VERBOSE:-}" ]; then
+			sed 's/^/#   /' "$HD_WORK/report"
+		fi
+		;;
+	xpass)
+		HD_NFAIL=$((HD_NFAIL + 1))
+		HD_FAILED="$HD_FAILED $HD_ID(XPASS)"
+		echo "not ok $HD_N - $name # XPASS: matches now, remove its xfail marker"
+		;;
+	mismatch)
+		HD_NFAIL=$((HD_NFAIL + 1))
+		HD_FAILED="$HD_FAILED $HD_ID"
+		echo "not ok $HD_N - $name # MISMATCH: $HD_WHAT"
+		printf '#   trigger: %s\n' "$HD_TRIG"
+		sed 's/^/#   /' "$HD_WORK/report"
+		;;
+	fail)
+		HD_NFAIL=$((HD_NFAIL + 1))
+		HD_FAILED="$HD_FAILED $HD_ID(ERROR)"
+		echo "not ok $HD_N - $name # ERROR: $2"
+		sed 's/^/#   /' "$HD_WORK/report"
+		;;
+	esac
+	true
+}
+
+# hd_corpus FILE - run every case of a corpus file.
+hd_corpus() {
+	HD_AREA=$(basename "$1" .hd)
+	while read -r _id _flags _events _steps _trig <&9; do
+		case $_id in
+		'' | '#'*) continue ;;
+		esac
+		hd_case "$_id" "$_flags" "$_events" "$_steps" "$_trig" || true
+	done 9< "$1"
+}
