@@ -1,32 +1,188 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * instance.c - the top-level khist instance and its directory.
+ * instance.c - tracing instances: the top level (the root of the khist
+ * filesystem) and the ones users make with mkdir in instances/.
+ *
+ * An instance has its own error_log, ring buffer and trace files, and its
+ * own copy of every event (enable state, filter, triggers, histograms).
+ * rmdir disables its events, drops their triggers and removes its files;
+ * files still open keep the instance's memory (buffer, error_log) until
+ * they are closed, through the instance's reference count.
  */
 #include <linux/slab.h>
 #include <linux/err.h>
+#include <linux/string.h>
 #include "khist.h"
 
 struct khist_instance *khist_top;
 
-static void khist_instance_free(struct khist_instance *inst)
+/* Serialises mkdir and rmdir of instances. */
+static DEFINE_MUTEX(khist_instance_mutex);
+
+static void khist_instance_release(struct kref *ref)
 {
+	struct khist_instance *inst =
+		container_of(ref, struct khist_instance, ref);
+
+	khist_ringbuf_free(inst);
 	khist_errlog_clear(&inst->errlog);
+	if (inst != khist_top)
+		kfree(inst->name);
 	kfree(inst);
+}
+
+/**
+ * khist_instance_get() - take a reference on an instance
+ * @inst: the instance
+ *
+ * Context: any.
+ */
+void khist_instance_get(struct khist_instance *inst)
+{
+	kref_get(&inst->ref);
+}
+
+/**
+ * khist_instance_put() - drop a reference; the last one frees it
+ * @inst: the instance (may be NULL)
+ *
+ * Context: process context (the last put frees the ring buffer).
+ */
+void khist_instance_put(struct khist_instance *inst)
+{
+	if (inst)
+		kref_put(&inst->ref, khist_instance_release);
+}
+
+/**
+ * khist_instance_node_release() - release callback of an instance's files
+ * @inst: the instance the file referenced
+ *
+ * Context: process context (inode eviction).
+ */
+void khist_instance_node_release(void *inst)
+{
+	khist_instance_put(inst);
+}
+
+static struct khist_instance *khist_instance_alloc(const char *name)
+{
+	struct khist_instance *inst;
+
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	if (!inst)
+		return NULL;
+	kref_init(&inst->ref);
+	INIT_LIST_HEAD(&inst->events);
+	INIT_LIST_HEAD(&inst->systems);
+	INIT_LIST_HEAD(&inst->list);
+	mutex_init(&inst->errlog_lock);
+	khist_errlog_init(&inst->errlog);
+	inst->name = name;
+	return inst;
 }
 
 /* Remove every file and directory the instance created in its directory. */
 static void khist_instance_remove_files(struct khist_instance *inst)
 {
-	static const char *const names[] = { "README", "error_log", "events" };
+	static const char *const names[] = { "README", "error_log", "events",
+					     "instances" };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		khist_fs_remove(khist_fs_lookup(inst->dir, names[i]));
 }
 
+/* error_log, events/, the ring buffer and every event, in inst->dir. */
+static int khist_instance_fill(struct khist_instance *inst)
+{
+	int ret;
+
+	ret = khist_errlog_create(inst);
+	if (ret)
+		return ret;
+	inst->events_dir = khist_fs_create_dir(inst->dir, "events", inst);
+	if (IS_ERR(inst->events_dir)) {
+		ret = PTR_ERR(inst->events_dir);
+		inst->events_dir = NULL;
+		return ret;
+	}
+	return khist_ringbuf_init(inst);
+}
+
+static int khist_instance_mkdir(struct khist_node *dir, const char *name)
+{
+	struct khist_instance *inst;
+	char *copy;
+	int ret;
+
+	copy = kstrdup(name, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	inst = khist_instance_alloc(copy);
+	if (!inst) {
+		kfree(copy);
+		return -ENOMEM;
+	}
+	mutex_lock(&khist_instance_mutex);
+	inst->dir = khist_fs_create_dir(dir, name, inst);
+	if (IS_ERR(inst->dir)) {
+		ret = PTR_ERR(inst->dir);
+		goto out_unlock;
+	}
+	ret = khist_instance_fill(inst);
+	if (ret)
+		goto out_files;
+	ret = khist_events_instance_add(inst);
+	if (ret) {
+		khist_ringbuf_exit(inst);
+		goto out_files;
+	}
+	mutex_unlock(&khist_instance_mutex);
+	return 0;
+
+out_files:
+	khist_instance_remove_files(inst);
+	khist_fs_remove(inst->dir);
+out_unlock:
+	mutex_unlock(&khist_instance_mutex);
+	khist_instance_put(inst);
+	return ret;
+}
+
+/* Take an instance apart; the caller holds khist_instance_mutex. */
+static void khist_instance_destroy(struct khist_instance *inst)
+{
+	khist_events_instance_remove(inst);
+	khist_ringbuf_exit(inst);
+	khist_instance_remove_files(inst);
+	khist_fs_remove(inst->dir);
+	khist_instance_put(inst);
+}
+
+static int khist_instance_rmdir(struct khist_node *dir,
+				struct khist_node *child)
+{
+	struct khist_instance *inst = child->data;
+
+	mutex_lock(&khist_instance_mutex);
+	if (khist_fs_node_removed(child)) {
+		mutex_unlock(&khist_instance_mutex);
+		return -ENOENT;
+	}
+	khist_instance_destroy(inst);
+	mutex_unlock(&khist_instance_mutex);
+	return 0;
+}
+
+static const struct khist_dir_ops khist_instances_ops = {
+	.mkdir = khist_instance_mkdir,
+	.rmdir = khist_instance_rmdir,
+};
+
 /**
- * khist_instance_init() - create the top-level instance: README, error_log
- * and events/ at the root of the filesystem
+ * khist_instance_init() - create the top-level instance: README, error_log,
+ * events/, the trace files and instances/ at the root of the filesystem
  *
  * Context: process context, module init.
  * Return: 0 or -errno with nothing left behind.
@@ -34,27 +190,23 @@ static void khist_instance_remove_files(struct khist_instance *inst)
 int khist_instance_init(void)
 {
 	struct khist_instance *inst;
+	struct khist_node *dir;
 	int ret;
 
-	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
-	if (!inst)
-		return -ENOMEM;
-	inst->name = "";
-	mutex_init(&inst->errlog_lock);
-	khist_errlog_init(&inst->errlog);
+	ret = khist_rec_scratch_init();
+	if (ret)
+		return ret;
+	inst = khist_instance_alloc("");
+	if (!inst) {
+		ret = -ENOMEM;
+		goto out_scratch;
+	}
+	khist_top = inst;
 	inst->dir = khist_fs_root();
 	ret = khist_readme_create(inst);
 	if (ret)
 		goto out_files;
-	ret = khist_errlog_create(inst);
-	if (ret)
-		goto out_files;
-	inst->events_dir = khist_fs_create_dir(inst->dir, "events", inst);
-	if (IS_ERR(inst->events_dir)) {
-		ret = PTR_ERR(inst->events_dir);
-		goto out_files;
-	}
-	ret = khist_ringbuf_init(inst);
+	ret = khist_instance_fill(inst);
 	if (ret)
 		goto out_files;
 	ret = khist_events_init(inst);
@@ -62,25 +214,44 @@ int khist_instance_init(void)
 		khist_ringbuf_exit(inst);
 		goto out_files;
 	}
-	khist_top = inst;
+	dir = khist_fs_create_dir(inst->dir, "instances", inst);
+	if (IS_ERR(dir)) {
+		ret = PTR_ERR(dir);
+		khist_events_exit();
+		khist_ringbuf_exit(inst);
+		goto out_files;
+	}
+	khist_fs_set_dir_ops(dir, &khist_instances_ops);
 	return 0;
 
 out_files:
 	khist_instance_remove_files(inst);
-	khist_instance_free(inst);
+	khist_top = NULL;
+	khist_instance_put(inst);
+out_scratch:
+	khist_rec_scratch_exit();
 	return ret;
 }
 
 /**
- * khist_instance_exit() - free the top-level instance
+ * khist_instance_exit() - remove every instance, then the top level
  *
- * Context: process context, module exit, before the tree is dropped.
+ * Context: process context, module exit (the filesystem is unmounted, so
+ * no file is open and no mkdir/rmdir can race).
  */
 void khist_instance_exit(void)
 {
+	struct khist_instance *inst, *tmp;
+
+	mutex_lock(&khist_instance_mutex);
+	list_for_each_entry_safe(inst, tmp, &khist_instances, list)
+		if (inst != khist_top)
+			khist_instance_destroy(inst);
+	mutex_unlock(&khist_instance_mutex);
 	khist_events_exit();
 	khist_ringbuf_exit(khist_top);
 	khist_instance_remove_files(khist_top);
-	khist_instance_free(khist_top);
+	khist_instance_put(khist_top);
 	khist_top = NULL;
+	khist_rec_scratch_exit();
 }

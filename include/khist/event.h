@@ -123,6 +123,8 @@ struct khist_event_def {
  * @size:    bytes reserved
  * @rbe:     ring buffer event, NULL when @rec is scratch
  * @level:   scratch nesting level taken, -1 for none
+ * @ev:      the event it is for (the top instance's when @multi)
+ * @multi:   built once in scratch for several instances
  */
 struct khist_rec_ctx {
 	struct khist_event_def *def;
@@ -130,6 +132,8 @@ struct khist_rec_ctx {
 	unsigned int size;
 	struct ring_buffer_event *rbe;
 	int level;
+	struct khist_event *ev;
+	bool multi;
 };
 
 void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,

@@ -3,14 +3,23 @@
  * events.h - khist's event registry, as the rest of khist sees it.
  *
  * Every event (built-in probe on a kernel tracepoint, event of another
- * module, ftrace/print) is a struct khist_event with a schema (the layout
- * the hist binder and the filter compiler bind against), a directory
- * events/<system>/<name>/ and an enable state modelled on ftrace's:
+ * module, ftrace/print) is a struct khist_event_def; each instance (the
+ * top level and every instances/<name>/) has its own struct khist_event
+ * for it - ftrace's trace_event_file - with a schema (the layout the hist
+ * binder and the filter compiler bind against), a directory
+ * events/<system>/<name>/, its own filter and triggers, and an enable
+ * state modelled on ftrace's:
  *
  *   attached      the probe is registered (user enable, or a soft user)
  *   sm_ref        soft users: triggers, hist (khist_event_get_use())
  *   soft_disabled attached for soft users only: records are built for the
  *                 triggers but not written to the ring buffer
+ *
+ * One probe per definition serves every instance: it is registered while
+ * any instance's event is attached. The top instance's event (def->ev)
+ * also carries that shared state and an RCU list of the other instances'
+ * events; while one of those is attached the probe builds the record once
+ * and hands it to each attached instance (ringbuf.c).
  *
  * Locking: khist_event_mutex protects the registry and every event's
  * state; the fast path reads the few fields it needs with READ_ONCE().
@@ -33,12 +42,18 @@ struct khist_filter;
  * struct khist_event - a registered event
  * @schema:        name, id and record layout (fields exclude the header)
  * @def:           the static definition; NULL once unregistered
- * @sys:           its system
+ * @inst:          its instance (a reference is held)
+ * @sys:           its system (in @inst)
  * @dir:           events/<system>/<name>/
- * @list:          entry in the registry, sorted by system then name
+ * @list:          entry in @inst's events, sorted by system then name
  * @sys_list:      entry in @sys's event list
+ * @inst_node:     other instances: entry in the top event's @inst_evs
+ * @inst_evs:      top instance only: the other instances' events (RCU)
+ * @probe_users:   top instance only: attached events of this definition
+ *                 (the probe is registered while it is non-zero)
+ * @nr_multi:      top instance only: attached events of other instances
  * @ref:           references: registry + one per file node
- * @attached:      probe registered
+ * @attached:      wants the probe (enabled, or soft users)
  * @sm_ref:        soft users (triggers, hist)
  * @soft_disabled: attached for soft users only, not recorded
  * @has_triggers:  call the trigger hook on every hit
@@ -49,12 +64,17 @@ struct khist_filter;
 struct khist_event {
 	struct khist_event_schema schema;
 	struct khist_event_def *def;
+	struct khist_instance *inst;
 	struct khist_event_system *sys;
 	struct khist_node *dir;
 	struct list_head list;
 	struct list_head sys_list;
+	struct list_head inst_node;
+	struct list_head inst_evs;
+	int probe_users;
+	int nr_multi;
 	struct kref ref;
-	bool attached;
+	int attached;
 	int sm_ref;
 	int soft_disabled;
 	int has_triggers;
@@ -96,13 +116,14 @@ struct khist_trigger_ops {
 };
 
 extern struct mutex khist_event_mutex;
-extern struct list_head khist_event_list;
 extern const struct khist_trigger_ops *khist_trigger_ops;
 
 /* Registry (registry.c). */
 int khist_events_init(struct khist_instance *inst);
 void khist_events_exit(void);
 struct khist_event *khist_event_find(const char *system, const char *name);
+struct khist_event *khist_event_find_in(struct khist_instance *inst,
+					const char *system, const char *name);
 struct khist_event *khist_event_by_id(unsigned int id);
 void khist_event_get(struct khist_event *ev);
 void khist_event_put(struct khist_event *ev);
@@ -114,6 +135,7 @@ void khist_event_set_triggers(struct khist_event *ev, bool on);
 void khist_trigger_ops_set(const struct khist_trigger_ops *ops);
 const char *khist_event_enable_state(struct khist_event *ev, char *buf);
 const char *khist_event_system_name(struct khist_event_system *sys);
+struct khist_instance *khist_event_system_instance(struct khist_event_system *sys);
 int khist_event_system_for_each(struct khist_event_system *sys,
 				int (*fn)(struct khist_event *ev, void *arg),
 				void *arg);

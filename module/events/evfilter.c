@@ -233,7 +233,7 @@ int khist_evfilter_set(struct khist_event *ev, const char *text, size_t len)
 
 	len = khist_filter_trim(text, len);
 	if (!khist_filter_is_clear(text, len)) {
-		ret = khist_evfilter_compile(NULL, ev, text, len, &f, &err);
+		ret = khist_evfilter_compile(ev->inst, ev, text, len, &f, &err);
 		if (ret) {
 			/* Text, caret line and message: 2 * len + 128 fits. */
 			n = 2 * len + 128;

@@ -413,39 +413,44 @@ static int khist_enable_apply(struct khist_event *ev, void *arg)
 	return 0;
 }
 
-/* Walk one system (@sys) or every event (@sys NULL). */
-static void khist_enable_walk(struct khist_event_system *sys,
+/*
+ * Walk one system (events/<system>/enable: @all false, the node's data is
+ * the system) or every event of an instance (events/enable: @all true, the
+ * data is the instance).
+ */
+static void khist_enable_walk(void *data, bool all,
 			      int (*fn)(struct khist_event *, void *),
 			      struct khist_enable_walk *w)
 {
+	struct khist_instance *inst = data;
 	struct khist_event *ev;
 
-	if (sys) {
-		khist_event_system_for_each(sys, fn, w);
+	if (!all) {
+		khist_event_system_for_each(data, fn, w);
 		return;
 	}
-	list_for_each_entry(ev, &khist_event_list, list)
+	list_for_each_entry(ev, &inst->events, list)
 		fn(ev, w);
 }
 
-static ssize_t khist_sys_enable_read(struct file *file, char __user *ubuf,
-				     size_t count, loff_t *ppos)
+static ssize_t khist_walk_enable_read(struct file *file, char __user *ubuf,
+				      size_t count, loff_t *ppos, bool all)
 {
 	static const char state[] = "?01X";
 	struct khist_enable_walk w = {};
 	char buf[2];
 
 	mutex_lock(&khist_event_mutex);
-	khist_enable_walk(file->private_data, khist_enable_collect, &w);
+	khist_enable_walk(file->private_data, all, khist_enable_collect, &w);
 	mutex_unlock(&khist_event_mutex);
 	buf[0] = state[w.set & 3];
 	buf[1] = '\n';
 	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
 }
 
-static ssize_t khist_sys_enable_write(struct file *file,
-				      const char __user *ubuf, size_t count,
-				      loff_t *ppos)
+static ssize_t khist_walk_enable_write(struct file *file,
+				       const char __user *ubuf, size_t count,
+				       loff_t *ppos, bool all)
 {
 	struct khist_enable_walk w = {};
 	unsigned long val;
@@ -458,7 +463,7 @@ static ssize_t khist_sys_enable_write(struct file *file,
 		return -EINVAL;
 	w.on = val;
 	mutex_lock(&khist_event_mutex);
-	khist_enable_walk(file->private_data, khist_enable_apply, &w);
+	khist_enable_walk(file->private_data, all, khist_enable_apply, &w);
 	mutex_unlock(&khist_event_mutex);
 	if (w.ret)
 		return w.ret;
@@ -466,11 +471,46 @@ static ssize_t khist_sys_enable_write(struct file *file,
 	return count;
 }
 
+static ssize_t khist_sys_enable_read(struct file *file, char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	return khist_walk_enable_read(file, ubuf, count, ppos, false);
+}
+
+static ssize_t khist_sys_enable_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	return khist_walk_enable_write(file, ubuf, count, ppos, false);
+}
+
 static const struct file_operations khist_sys_enable_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.read = khist_sys_enable_read,
 	.write = khist_sys_enable_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t khist_all_enable_read(struct file *file, char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	return khist_walk_enable_read(file, ubuf, count, ppos, true);
+}
+
+static ssize_t khist_all_enable_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	return khist_walk_enable_write(file, ubuf, count, ppos, true);
+}
+
+/* events/enable: every event of the instance. */
+static const struct file_operations khist_all_enable_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_all_enable_read,
+	.write = khist_all_enable_write,
 	.llseek = default_llseek,
 };
 
@@ -557,10 +597,11 @@ static const struct file_operations khist_header_event_fops = {
 
 static int khist_events_list_show(struct seq_file *m, bool enabled_only)
 {
+	struct khist_instance *inst = m->private;
 	struct khist_event *ev;
 
 	mutex_lock(&khist_event_mutex);
-	list_for_each_entry(ev, &khist_event_list, list) {
+	list_for_each_entry(ev, &inst->events, list) {
 		if (ev->def->flags & KHIST_EVF_IGNORE_ENABLE)
 			continue;
 		if (enabled_only && !ev->attached)
@@ -583,7 +624,7 @@ static int khist_set_event_seq(struct seq_file *m, void *v)
 
 static int khist_avail_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, khist_avail_seq, NULL);
+	return single_open(file, khist_avail_seq, inode->i_private);
 }
 
 static const struct file_operations khist_avail_fops = {
@@ -595,7 +636,7 @@ static const struct file_operations khist_avail_fops = {
 };
 
 /* Apply one set_event token ("sys:event", "sys:*", "event", "!..."). */
-static int khist_set_event_token(char *tok)
+static int khist_set_event_token(struct khist_instance *inst, char *tok)
 {
 	const char *sys = NULL, *name = tok;
 	struct khist_event *ev;
@@ -619,7 +660,7 @@ static int khist_set_event_token(char *tok)
 	} else if (!strcmp(name, "*")) {
 		name = NULL;
 	}
-	list_for_each_entry(ev, &khist_event_list, list) {
+	list_for_each_entry(ev, &inst->events, list) {
 		if (ev->def->flags & KHIST_EVF_IGNORE_ENABLE)
 			continue;
 		if (sys && strcmp(sys, ev->schema.system))
@@ -638,6 +679,7 @@ static int khist_set_event_token(char *tok)
 static ssize_t khist_set_event_write(struct file *file, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
+	struct khist_instance *inst = file_inode(file)->i_private;
 	char *cmd, *p, *tok;
 	int ret = 0;
 
@@ -649,7 +691,7 @@ static ssize_t khist_set_event_write(struct file *file, const char __user *ubuf,
 	while ((tok = strsep(&p, " \t\n")) != NULL) {
 		if (!*tok)
 			continue;
-		ret = khist_set_event_token(tok);
+		ret = khist_set_event_token(inst, tok);
 		if (ret)
 			break;
 	}
@@ -663,18 +705,19 @@ static ssize_t khist_set_event_write(struct file *file, const char __user *ubuf,
 
 static int khist_set_event_open(struct inode *inode, struct file *file)
 {
+	struct khist_instance *inst = inode->i_private;
 	struct khist_event *ev;
 
 	if (khist_fs_open_truncates(file)) {
 		mutex_lock(&khist_event_mutex);
-		list_for_each_entry(ev, &khist_event_list, list)
+		list_for_each_entry(ev, &inst->events, list)
 			if (!(ev->def->flags & KHIST_EVF_IGNORE_ENABLE))
 				khist_event_set_enabled(ev, false, false);
 		mutex_unlock(&khist_event_mutex);
 	}
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
-	return single_open(file, khist_set_event_seq, NULL);
+	return single_open(file, khist_set_event_seq, inst);
 }
 
 static int khist_set_event_release(struct inode *inode, struct file *file)
@@ -703,34 +746,41 @@ static const struct file_operations khist_set_event_fops = {
  */
 int khist_events_top_files_create(struct khist_instance *inst)
 {
+	static const struct {
+		bool events_dir;
+		bool top_only;
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} files[] = {
+		{ true, false, "enable", KHIST_MODE_WRITE, &khist_all_enable_fops },
+		{ true, false, "header_page", KHIST_MODE_READ,
+		  &khist_header_page_fops },
+		{ true, false, "header_event", KHIST_MODE_READ,
+		  &khist_header_event_fops },
+		{ false, true, "available_events", KHIST_MODE_READ,
+		  &khist_avail_fops },
+		{ false, false, "set_event", KHIST_MODE_WRITE,
+		  &khist_set_event_fops },
+	};
 	struct khist_node *n;
+	unsigned int i;
 
-	n = khist_fs_create_file(inst->events_dir, "enable", KHIST_MODE_WRITE,
-				 &khist_sys_enable_fops, NULL);
-	if (IS_ERR(n))
-		goto fail;
-	n = khist_fs_create_file(inst->events_dir, "header_page",
-				 KHIST_MODE_READ, &khist_header_page_fops,
-				 NULL);
-	if (IS_ERR(n))
-		goto fail;
-	n = khist_fs_create_file(inst->events_dir, "header_event",
-				 KHIST_MODE_READ, &khist_header_event_fops,
-				 NULL);
-	if (IS_ERR(n))
-		goto fail;
-	n = khist_fs_create_file(inst->dir, "available_events", KHIST_MODE_READ,
-				 &khist_avail_fops, NULL);
-	if (IS_ERR(n))
-		goto fail;
-	n = khist_fs_create_file(inst->dir, "set_event", KHIST_MODE_WRITE,
-				 &khist_set_event_fops, NULL);
-	if (IS_ERR(n))
-		goto fail;
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		if (files[i].top_only && *inst->name)
+			continue;
+		n = khist_fs_create_file(files[i].events_dir ? inst->events_dir :
+							       inst->dir,
+					 files[i].name, files[i].mode,
+					 files[i].fops, inst);
+		if (IS_ERR(n)) {
+			khist_events_top_files_remove(inst);
+			return PTR_ERR(n);
+		}
+		khist_instance_get(inst);
+		khist_fs_set_release(n, khist_instance_node_release);
+	}
 	return 0;
-fail:
-	khist_events_top_files_remove(inst);
-	return PTR_ERR(n);
 }
 
 /**

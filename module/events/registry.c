@@ -22,25 +22,28 @@
 #define KHIST_ID_LAST 0xffff
 
 /**
- * struct khist_event_system - one events/<system>/ directory
+ * struct khist_event_system - one events/<system>/ directory of an instance
  * @name:   system name (owned)
+ * @inst:   the instance
  * @dir:    its directory, NULL while it has no event
  * @events: its events
- * @list:   entry in khist_systems
+ * @list:   entry in the instance's systems
  */
 struct khist_event_system {
 	char *name;
+	struct khist_instance *inst;
 	struct khist_node *dir;
 	struct list_head events;
 	struct list_head list;
 };
 
-/* Serialises the registry and every event's enable state. */
+/* Serialises the registry, the instance list and every event's state. */
 DEFINE_MUTEX(khist_event_mutex);
-LIST_HEAD(khist_event_list);
 const struct khist_trigger_ops *khist_trigger_ops;
 
-static LIST_HEAD(khist_systems);
+/* Every instance, the top level first; khist_event_mutex. */
+LIST_HEAD(khist_instances);
+
 static DEFINE_XARRAY_ALLOC(khist_event_ids);
 static u32 khist_next_id = KHIST_ID_FIRST;
 static struct khist_instance *khist_events_inst;
@@ -61,6 +64,7 @@ static void khist_event_release(struct kref *ref)
 	struct khist_event *ev = container_of(ref, struct khist_event, ref);
 
 	kfree(ev->filter_text);
+	khist_instance_put(ev->inst);
 	kfree(ev);
 }
 
@@ -77,7 +81,31 @@ void khist_event_put(struct khist_event *ev)
 }
 
 /**
- * khist_event_find() - look an event up by system and name
+ * khist_event_find_in() - look an instance's event up by system and name
+ * @inst:   the instance
+ * @system: system name
+ * @name:   event name
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: the event or NULL.
+ */
+struct khist_event *khist_event_find_in(struct khist_instance *inst,
+					const char *system, const char *name)
+{
+	struct khist_event *ev;
+
+	lockdep_assert_held(&khist_event_mutex);
+	if (!inst)
+		return NULL;
+	list_for_each_entry(ev, &inst->events, list)
+		if (!strcmp(ev->schema.system, system) &&
+		    !strcmp(ev->schema.name, name))
+			return ev;
+	return NULL;
+}
+
+/**
+ * khist_event_find() - look a top-level event up by system and name
  * @system: system name
  * @name:   event name
  *
@@ -86,19 +114,15 @@ void khist_event_put(struct khist_event *ev)
  */
 struct khist_event *khist_event_find(const char *system, const char *name)
 {
-	struct khist_event *ev;
-
-	lockdep_assert_held(&khist_event_mutex);
-	list_for_each_entry(ev, &khist_event_list, list)
-		if (!strcmp(ev->schema.system, system) &&
-		    !strcmp(ev->schema.name, name))
-			return ev;
-	return NULL;
+	return khist_event_find_in(khist_events_inst, system, name);
 }
 
 /**
  * khist_event_by_id() - look an event up by its id (common_type)
  * @id: the id
+ *
+ * Ids belong to definitions: this gives the top instance's event, whose
+ * definition prints records of every instance.
  *
  * Context: process context with khist_event_mutex held, or an RCU read
  * section (the event may then be unregistered under the caller).
@@ -130,34 +154,39 @@ static struct tracepoint *khist_tp_lookup(const char *name)
 	return f.tp;
 }
 
-static int khist_event_attach(struct khist_event *ev)
+/* Register the definition's probe for its first user. */
+static int khist_probe_get(struct khist_event *top)
 {
-	struct khist_event_def *def = ev->def;
+	struct khist_event_def *def = top->def;
 	struct tracepoint *tp;
 	int ret = 0;
 
+	if (top->probe_users++)
+		return 0;
 	if (def->reg) {
 		ret = def->reg(def, true);
 	} else if (def->tp_name) {
 		tp = khist_tp_lookup(def->tp_name);
-		if (!tp)
-			return -ENOENT;
-		ret = tracepoint_probe_register(tp, def->probe, def);
+		ret = tp ? tracepoint_probe_register(tp, def->probe, def) :
+			   -ENOENT;
 	}
-	if (ret)
+	if (ret) {
+		top->probe_users--;
 		return ret;
+	}
 	WRITE_ONCE(def->active, 1);
-	ev->attached = true;
 	return 0;
 }
 
-static void khist_event_detach(struct khist_event *ev)
+/* Unregister it when its last user goes. */
+static void khist_probe_put(struct khist_event *top)
 {
-	struct khist_event_def *def = ev->def;
+	struct khist_event_def *def = top->def;
 	struct tracepoint *tp;
 
+	if (WARN_ON_ONCE(top->probe_users <= 0) || --top->probe_users)
+		return;
 	WRITE_ONCE(def->active, 0);
-	ev->attached = false;
 	if (def->reg) {
 		def->reg(def, false);
 	} else if (def->tp_name) {
@@ -166,6 +195,35 @@ static void khist_event_detach(struct khist_event *ev)
 			WARN_ON_ONCE(tracepoint_probe_unregister(tp, def->probe,
 								 def));
 	}
+}
+
+static int khist_event_attach(struct khist_event *ev)
+{
+	struct khist_event *top = ev->def->ev;
+	int ret;
+
+	ret = khist_probe_get(top);
+	if (ret)
+		return ret;
+	/*
+	 * Another instance's event: the probe hands records to every
+	 * instance from now on (nr_multi before attached, so that a probe
+	 * seeing this event attached takes that path).
+	 */
+	if (ev != top)
+		WRITE_ONCE(top->nr_multi, top->nr_multi + 1);
+	WRITE_ONCE(ev->attached, 1);
+	return 0;
+}
+
+static void khist_event_detach(struct khist_event *ev)
+{
+	struct khist_event *top = ev->def->ev;
+
+	WRITE_ONCE(ev->attached, 0);
+	if (ev != top)
+		WRITE_ONCE(top->nr_multi, top->nr_multi - 1);
+	khist_probe_put(top);
 }
 
 /**
@@ -342,11 +400,12 @@ const char *khist_event_enable_state(struct khist_event *ev, char *buf)
 	return buf;
 }
 
-static struct khist_event_system *khist_system_get(const char *name)
+static struct khist_event_system *
+khist_system_get(struct khist_instance *inst, const char *name)
 {
 	struct khist_event_system *sys;
 
-	list_for_each_entry(sys, &khist_systems, list)
+	list_for_each_entry(sys, &inst->systems, list)
 		if (!strcmp(sys->name, name))
 			goto have;
 	sys = kzalloc(sizeof(*sys), GFP_KERNEL);
@@ -357,13 +416,12 @@ static struct khist_event_system *khist_system_get(const char *name)
 		kfree(sys);
 		return ERR_PTR(-ENOMEM);
 	}
+	sys->inst = inst;
 	INIT_LIST_HEAD(&sys->events);
-	list_add_tail(&sys->list, &khist_systems);
+	list_add_tail(&sys->list, &inst->systems);
 have:
 	if (!sys->dir) {
-		struct khist_node *events = khist_events_inst->events_dir;
-
-		sys->dir = khist_system_dir_create(events, sys);
+		sys->dir = khist_system_dir_create(inst->events_dir, sys);
 		if (IS_ERR(sys->dir)) {
 			long err = PTR_ERR(sys->dir);
 
@@ -380,6 +438,33 @@ static void khist_system_drop_dir(struct khist_event_system *sys)
 		khist_fs_remove(sys->dir);
 		sys->dir = NULL;
 	}
+}
+
+/* Free an instance's system entries (their events are gone). */
+static void khist_systems_free(struct khist_instance *inst)
+{
+	struct khist_event_system *sys, *tmp;
+
+	list_for_each_entry_safe(sys, tmp, &inst->systems, list) {
+		WARN_ON_ONCE(!list_empty(&sys->events));
+		if (sys->dir)
+			khist_fs_remove(sys->dir);
+		list_del(&sys->list);
+		kfree(sys->name);
+		kfree(sys);
+	}
+}
+
+/**
+ * khist_event_system_instance() - the instance a system directory is in
+ * @sys: the system
+ *
+ * Context: any.
+ * Return: the instance.
+ */
+struct khist_instance *khist_event_system_instance(struct khist_event_system *sys)
+{
+	return sys->inst;
 }
 
 /**
@@ -418,94 +503,111 @@ int khist_event_system_for_each(struct khist_event_system *sys,
 	return 0;
 }
 
-static int khist_event_add(struct khist_event_def *def)
+static struct khist_event *khist_event_alloc(struct khist_event_def *def,
+					     struct khist_instance *inst)
 {
-	struct khist_event_system *sys;
 	struct khist_event *ev;
-	u32 id;
-	int ret;
 
-	if (khist_event_find(def->system, def->name))
-		return -EEXIST;
-	if (def->layout)
-		def->layout();
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
-		return -ENOMEM;
+		return NULL;
 	kref_init(&ev->ref);
 	INIT_LIST_HEAD(&ev->list);
 	INIT_LIST_HEAD(&ev->sys_list);
+	INIT_LIST_HEAD(&ev->inst_node);
+	INIT_LIST_HEAD(&ev->inst_evs);
 	ev->def = def;
+	khist_instance_get(inst);
+	ev->inst = inst;
 	ev->schema.system = def->system;
 	ev->schema.name = def->name;
 	ev->schema.fields = def->fields;
 	ev->schema.nr_fields = def->nr_fields;
 	ev->schema.rec_size = def->rec_size;
-	if (def->fixed_id) {
-		id = def->fixed_id;
-		ret = xa_insert(&khist_event_ids, id, ev, GFP_KERNEL);
-	} else {
-		ret = xa_alloc_cyclic(&khist_event_ids, &id, ev,
-				      XA_LIMIT(KHIST_ID_FIRST, KHIST_ID_LAST),
-				      &khist_next_id, GFP_KERNEL);
-		if (ret > 0)
-			ret = 0;
-	}
-	if (ret)
-		goto out_free;
-	ev->schema.id = id;
-	sys = khist_system_get(def->system);
-	if (IS_ERR(sys)) {
-		ret = PTR_ERR(sys);
-		goto out_id;
-	}
-	ev->sys = sys;
-	ev->dir = khist_fs_create_dir(sys->dir, def->name, ev);
-	if (IS_ERR(ev->dir)) {
-		ret = PTR_ERR(ev->dir);
-		goto out_sys;
-	}
-	ret = khist_event_files_create(ev);
-	if (ret)
-		goto out_dir;
-	list_add_tail(&ev->sys_list, &sys->events);
-	list_add_tail(&ev->list, &khist_event_list);
-	WRITE_ONCE(def->ev, ev);
-	return 0;
-
-out_dir:
-	khist_fs_remove(ev->dir);
-out_sys:
-	khist_system_drop_dir(sys);
-out_id:
-	xa_erase(&khist_event_ids, id);
-out_free:
-	khist_event_put(ev);
-	return ret;
+	return ev;
 }
 
-/* First half of removal: detach and unlink. The caller then waits for
+/* Give @ev its directory and files in its instance, and list it there. */
+static int khist_event_publish(struct khist_event *ev)
+{
+	struct khist_instance *inst = ev->inst;
+	struct khist_event_system *sys;
+	int ret;
+
+	sys = khist_system_get(inst, ev->def->system);
+	if (IS_ERR(sys))
+		return PTR_ERR(sys);
+	ev->sys = sys;
+	ev->dir = khist_fs_create_dir(sys->dir, ev->def->name, ev);
+	if (IS_ERR(ev->dir)) {
+		ret = PTR_ERR(ev->dir);
+		ev->dir = NULL;
+		khist_system_drop_dir(sys);
+		return ret;
+	}
+	ret = khist_event_files_create(ev);
+	if (ret) {
+		khist_fs_remove(ev->dir);
+		ev->dir = NULL;
+		khist_system_drop_dir(sys);
+		return ret;
+	}
+	list_add_tail(&ev->sys_list, &sys->events);
+	list_add_tail(&ev->list, &inst->events);
+	if (ev->def == &khist_print_def)
+		WRITE_ONCE(inst->print_ev, ev);
+	return 0;
+}
+
+/* Undo khist_event_publish(). */
+static void khist_event_unpublish(struct khist_event *ev)
+{
+	struct khist_instance *inst = ev->inst;
+
+	if (READ_ONCE(inst->print_ev) == ev)
+		WRITE_ONCE(inst->print_ev, NULL);
+	khist_fs_remove(ev->dir);
+	list_del_init(&ev->list);
+	list_del_init(&ev->sys_list);
+	khist_system_drop_dir(ev->sys);
+}
+
+/* The event of @top's definition in another instance @inst. */
+static int khist_event_add_inst(struct khist_event *top,
+				struct khist_instance *inst)
+{
+	struct khist_event *ev;
+	int ret;
+
+	ev = khist_event_alloc(top->def, inst);
+	if (!ev)
+		return -ENOMEM;
+	ev->schema.id = top->schema.id;
+	ret = khist_event_publish(ev);
+	if (ret) {
+		khist_event_put(ev);
+		return ret;
+	}
+	list_add_tail_rcu(&ev->inst_node, &top->inst_evs);
+	return 0;
+}
+
+/*
+ * Detach and unlink one event of any instance. The caller then waits for
  * running probes and calls khist_event_free().
  */
-static struct khist_event *khist_event_unlink(struct khist_event_def *def)
+static void khist_event_unlink(struct khist_event *ev)
 {
-	struct khist_event *ev = def->ev;
 	const struct khist_trigger_ops *tops = khist_trigger_ops;
 
-	if (!ev)
-		return NULL;
 	if (ev->attached)
 		khist_event_detach(ev);
 	if (tops && tops->removed)
 		tops->removed(ev);
 	WRITE_ONCE(ev->has_triggers, 0);
-	khist_fs_remove(ev->dir);
-	list_del_init(&ev->list);
-	list_del_init(&ev->sys_list);
-	khist_system_drop_dir(ev->sys);
-	xa_erase(&khist_event_ids, ev->schema.id);
-	WRITE_ONCE(def->ev, NULL);
-	return ev;
+	khist_event_unpublish(ev);
+	if (ev != ev->def->ev)
+		list_del_rcu(&ev->inst_node);
 }
 
 static void khist_event_free(struct khist_event *ev)
@@ -516,27 +618,99 @@ static void khist_event_free(struct khist_event *ev)
 	khist_event_put(ev);
 }
 
+/* Unlink a definition from every instance; its events go on @gone. */
+static void khist_def_unlink(struct khist_event_def *def,
+			     struct list_head *gone)
+{
+	struct khist_event *top = def->ev, *ev, *tmp;
+
+	if (!top)
+		return;
+	list_for_each_entry_safe(ev, tmp, &top->inst_evs, inst_node) {
+		khist_event_unlink(ev);
+		list_add_tail(&ev->list, gone);
+	}
+	khist_event_unlink(top);
+	xa_erase(&khist_event_ids, top->schema.id);
+	WRITE_ONCE(def->ev, NULL);
+	list_add_tail(&top->list, gone);
+}
+
+/* Free the events on @gone once no probe can see them. */
+static void khist_events_free(struct list_head *gone)
+{
+	struct khist_event *ev, *tmp;
+
+	if (list_empty(gone))
+		return;
+	tracepoint_synchronize_unregister();
+	list_for_each_entry_safe(ev, tmp, gone, list) {
+		list_del_init(&ev->list);
+		khist_event_free(ev);
+	}
+}
+
+static int khist_event_add(struct khist_event_def *def)
+{
+	struct khist_instance *inst;
+	struct khist_event *top;
+	LIST_HEAD(gone);
+	u32 id;
+	int ret;
+
+	if (khist_event_find(def->system, def->name))
+		return -EEXIST;
+	if (def->layout)
+		def->layout();
+	top = khist_event_alloc(def, khist_events_inst);
+	if (!top)
+		return -ENOMEM;
+	if (def->fixed_id) {
+		id = def->fixed_id;
+		ret = xa_insert(&khist_event_ids, id, top, GFP_KERNEL);
+	} else {
+		ret = xa_alloc_cyclic(&khist_event_ids, &id, top,
+				      XA_LIMIT(KHIST_ID_FIRST, KHIST_ID_LAST),
+				      &khist_next_id, GFP_KERNEL);
+		if (ret > 0)
+			ret = 0;
+	}
+	if (ret)
+		goto out_free;
+	top->schema.id = id;
+	ret = khist_event_publish(top);
+	if (ret)
+		goto out_id;
+	WRITE_ONCE(def->ev, top);
+	list_for_each_entry(inst, &khist_instances, list) {
+		if (inst == khist_events_inst)
+			continue;
+		ret = khist_event_add_inst(top, inst);
+		if (ret) {
+			khist_def_unlink(def, &gone);
+			khist_events_free(&gone);
+			return ret;
+		}
+	}
+	return 0;
+
+out_id:
+	xa_erase(&khist_event_ids, id);
+out_free:
+	khist_event_put(top);
+	return ret;
+}
+
 static void khist_events_remove(struct khist_event_def *const *defs,
 				unsigned int nr)
 {
-	struct khist_event **gone;
+	LIST_HEAD(gone);
 	unsigned int i;
 
-	gone = kcalloc(nr, sizeof(*gone), GFP_KERNEL);
-	for (i = 0; i < nr; i++) {
-		struct khist_event *ev = khist_event_unlink(defs[i]);
-
-		if (gone)
-			gone[i] = ev;
-		else if (ev)
-			ev->def = NULL;
-	}
+	for (i = 0; i < nr; i++)
+		khist_def_unlink(defs[i], &gone);
 	/* No probe of these events runs after this. */
-	tracepoint_synchronize_unregister();
-	for (i = 0; gone && i < nr; i++)
-		if (gone[i])
-			khist_event_free(gone[i]);
-	kfree(gone);
+	khist_events_free(&gone);
 }
 
 /**
@@ -595,7 +769,61 @@ void khist_events_unregister(struct khist_event_def *const *defs,
 EXPORT_SYMBOL_GPL(khist_events_unregister);
 
 /**
- * khist_events_init() - bring the event registry up for an instance
+ * khist_events_instance_add() - give a new instance every event
+ * @inst: the instance, its events/ directory made
+ *
+ * Context: process context (mkdir in instances/).
+ * Return: 0 or -errno with nothing left behind.
+ */
+int khist_events_instance_add(struct khist_instance *inst)
+{
+	struct khist_event *top;
+	int ret;
+
+	ret = khist_events_top_files_create(inst);
+	if (ret)
+		return ret;
+	mutex_lock(&khist_event_mutex);
+	list_add_tail(&inst->list, &khist_instances);
+	list_for_each_entry(top, &khist_events_inst->events, list) {
+		ret = khist_event_add_inst(top, inst);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&khist_event_mutex);
+	if (ret)
+		khist_events_instance_remove(inst);
+	return ret;
+}
+
+/**
+ * khist_events_instance_remove() - drop an instance's events
+ * @inst: the instance
+ *
+ * Disables its events, drops their triggers and waits until no probe can
+ * still hand them a record.
+ *
+ * Context: process context (rmdir in instances/).
+ */
+void khist_events_instance_remove(struct khist_instance *inst)
+{
+	struct khist_event *ev, *tmp;
+	LIST_HEAD(gone);
+
+	mutex_lock(&khist_event_mutex);
+	list_del_init(&inst->list);
+	list_for_each_entry_safe(ev, tmp, &inst->events, list) {
+		khist_event_unlink(ev);
+		list_add_tail(&ev->list, &gone);
+	}
+	khist_events_free(&gone);
+	khist_systems_free(inst);
+	mutex_unlock(&khist_event_mutex);
+	khist_events_top_files_remove(inst);
+}
+
+/**
+ * khist_events_init() - bring the event registry up
  * @inst: the top-level instance (its events/ directory exists)
  *
  * Context: process context, module init.
@@ -610,11 +838,14 @@ int khist_events_init(struct khist_instance *inst)
 		return ret;
 	mutex_lock(&khist_event_mutex);
 	khist_events_inst = inst;
+	list_add(&inst->list, &khist_instances);
 	mutex_unlock(&khist_event_mutex);
 	ret = khist_builtin_register();
 	if (ret) {
 		mutex_lock(&khist_event_mutex);
+		list_del_init(&inst->list);
 		khist_events_inst = NULL;
+		khist_systems_free(inst);
 		mutex_unlock(&khist_event_mutex);
 		khist_events_top_files_remove(inst);
 	}
@@ -624,24 +855,23 @@ int khist_events_init(struct khist_instance *inst)
 /**
  * khist_events_exit() - remove every built-in event and the registry files
  *
+ * Every other instance is gone already.
+ *
  * Context: process context, module exit.
  */
 void khist_events_exit(void)
 {
-	struct khist_event_system *sys, *tmp;
 	struct khist_instance *inst = khist_events_inst;
 
 	khist_builtin_unregister();
 	mutex_lock(&khist_event_mutex);
-	khist_events_inst = NULL;
-	WARN_ON(!list_empty(&khist_event_list));
-	list_for_each_entry_safe(sys, tmp, &khist_systems, list) {
-		if (sys->dir)
-			khist_fs_remove(sys->dir);
-		list_del(&sys->list);
-		kfree(sys->name);
-		kfree(sys);
+	WARN_ON(inst && !list_empty(&inst->events));
+	if (inst) {
+		list_del_init(&inst->list);
+		khist_systems_free(inst);
 	}
+	khist_events_inst = NULL;
+	WARN_ON(!list_empty(&khist_instances));
 	mutex_unlock(&khist_event_mutex);
 	if (inst)
 		khist_events_top_files_remove(inst);

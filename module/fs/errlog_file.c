@@ -102,5 +102,10 @@ int khist_errlog_create(struct khist_instance *inst)
 
 	node = khist_fs_create_file(inst->dir, "error_log", KHIST_MODE_WRITE,
 				    &khist_errlog_fops, inst);
-	return PTR_ERR_OR_ZERO(node);
+	if (IS_ERR(node))
+		return PTR_ERR(node);
+	/* The log outlives rmdir of its instance while the file is open. */
+	khist_instance_get(inst);
+	khist_fs_set_release(node, khist_instance_node_release);
+	return 0;
 }

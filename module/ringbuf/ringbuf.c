@@ -32,7 +32,6 @@ struct khist_scratch {
 };
 
 static struct khist_scratch __percpu *khist_scratch;
-struct khist_buffer *khist_buf;
 
 /* pid -> comm, for the TASK column (ftrace's saved_cmdlines). */
 #define KHIST_COMM_SLOTS 1024
@@ -130,30 +129,47 @@ static void khist_fill_hdr(struct khist_common_hdr *hdr, u16 type)
 	hdr->pid = current->pid;
 }
 
+/* Take this CPU's scratch slot for the current context level. */
+static void *khist_scratch_get(struct khist_rec_ctx *ctx, unsigned int size)
+{
+	struct khist_scratch *s;
+	int level;
+
+	if (size > KHIST_REC_MAX)
+		return NULL;
+	s = this_cpu_ptr(khist_scratch);
+	level = this_cpu_inc_return(khist_scratch->level) - 1;
+	if (level >= KHIST_SCRATCH_LEVELS) {
+		this_cpu_dec(khist_scratch->level);
+		return NULL;
+	}
+	ctx->level = level;
+	return s->slot[level];
+}
+
 /**
- * khist_rec_reserve() - start a record of an event
+ * khist_rec_reserve_ev() - start a record for one instance's event
  * @ctx:  the record's context, on the caller's stack
- * @def:  the event
+ * @ev:   the event
  * @size: bytes, common header included
  *
  * Context: any (NMI included), preemption disabled.
  * Return: the record with its common header filled, or NULL when nobody
  * wants it (then khist_rec_commit() must not be called).
  */
-void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
-			unsigned int size)
+void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
+			   unsigned int size)
 {
-	struct khist_event *ev = READ_ONCE(def->ev);
-	struct khist_buffer *buf = READ_ONCE(khist_buf);
+	struct khist_buffer *buf = READ_ONCE(ev->inst->buf);
 	struct khist_common_hdr hdr;
-	struct khist_scratch *s;
-	int level;
 
-	if (unlikely(!ev || !buf))
+	if (unlikely(!buf))
 		return NULL;
 	/* Before the ring buffer takes its own preemption level. */
 	khist_fill_hdr(&hdr, ev->schema.id);
-	ctx->def = def;
+	ctx->def = ev->def;
+	ctx->ev = ev;
+	ctx->multi = false;
 	ctx->size = size;
 	ctx->rbe = NULL;
 	ctx->level = -1;
@@ -164,54 +180,114 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 			goto fill;
 		}
 	}
-	if (!READ_ONCE(ev->has_triggers) || size > KHIST_REC_MAX)
+	if (!READ_ONCE(ev->has_triggers))
 		return NULL;
-	s = this_cpu_ptr(khist_scratch);
-	level = this_cpu_inc_return(khist_scratch->level) - 1;
-	if (level >= KHIST_SCRATCH_LEVELS) {
-		this_cpu_dec(khist_scratch->level);
+	ctx->rec = khist_scratch_get(ctx, size);
+	if (!ctx->rec)
 		return NULL;
-	}
-	ctx->level = level;
-	ctx->rec = s->slot[level];
 fill:
+	*(struct khist_common_hdr *)ctx->rec = hdr;
+	return ctx->rec;
+}
+
+/**
+ * khist_rec_reserve() - start a record of an event
+ * @ctx:  the record's context, on the caller's stack
+ * @def:  the event
+ * @size: bytes, common header included
+ *
+ * While only the top instance uses the event, the record is written in
+ * place in its ring buffer (or scratch, for triggers only). When another
+ * instance's event is attached too, it is built once in scratch and
+ * khist_rec_commit() hands it to each attached instance.
+ *
+ * Context: any (NMI included), preemption disabled.
+ * Return: the record with its common header filled, or NULL when nobody
+ * wants it (then khist_rec_commit() must not be called).
+ */
+void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
+			unsigned int size)
+{
+	struct khist_event *top = READ_ONCE(def->ev);
+	struct khist_common_hdr hdr;
+
+	if (unlikely(!top))
+		return NULL;
+	if (likely(!READ_ONCE(top->nr_multi))) {
+		if (!READ_ONCE(top->attached))
+			return NULL;
+		return khist_rec_reserve_ev(ctx, top, size);
+	}
+	khist_fill_hdr(&hdr, top->schema.id);
+	ctx->def = def;
+	ctx->ev = top;
+	ctx->multi = true;
+	ctx->size = size;
+	ctx->rbe = NULL;
+	ctx->rec = khist_scratch_get(ctx, size);
+	if (!ctx->rec)
+		return NULL;
 	*(struct khist_common_hdr *)ctx->rec = hdr;
 	return ctx->rec;
 }
 EXPORT_SYMBOL_GPL(khist_rec_reserve);
 
-static void khist_rec_run_triggers(struct khist_rec_ctx *ctx)
+static void khist_rec_run_triggers(struct khist_event *ev,
+				   struct khist_rec_ctx *ctx, u64 ts)
 {
-	struct khist_event *ev = READ_ONCE(ctx->def->ev);
 	const struct khist_trigger_ops *tops;
 
-	if (ev && READ_ONCE(ev->has_triggers)) {
+	if (READ_ONCE(ev->has_triggers)) {
 		tops = READ_ONCE(khist_trigger_ops);
 		if (tops && tops->call)
-			tops->call(ev, ctx->rec, ctx->size,
-				   trace_clock_local());
+			tops->call(ev, ctx->rec, ctx->size, ts);
 	}
+}
+
+static void khist_wake(struct khist_buffer *buf)
+{
+	if (atomic_read(&buf->waiters))
+		irq_work_queue(&buf->wake_work);
 }
 
 static void khist_rec_finish(struct khist_rec_ctx *ctx)
 {
-	struct khist_event *ev = READ_ONCE(ctx->def->ev);
-	struct khist_buffer *buf = khist_buf;
+	struct khist_event *ev = ctx->ev;
+	struct khist_buffer *buf = ev->inst->buf;
 	struct khist_filter *filter;
 
 	if (!ctx->rbe) {
 		this_cpu_dec(khist_scratch->level);
 		return;
 	}
-	filter = ev ? rcu_dereference_sched(ev->filter) : NULL;
+	filter = rcu_dereference_sched(ev->filter);
 	if (filter && !khist_evfilter_match(filter, ctx->rec, ctx->size)) {
 		ring_buffer_discard_commit(buf->rb, ctx->rbe);
 		return;
 	}
 	khist_comm_save(current);
 	khist_rb_unlock_commit(buf->rb, ctx->rbe);
-	if (atomic_read(&buf->waiters))
-		irq_work_queue(&buf->wake_work);
+	khist_wake(buf);
+}
+
+/* One instance's share of a record built in scratch. */
+static void khist_rec_deliver(struct khist_event *ev,
+			      struct khist_rec_ctx *ctx, u64 ts)
+{
+	struct khist_buffer *buf = ev->inst->buf;
+	struct khist_filter *filter;
+
+	if (!READ_ONCE(ev->attached))
+		return;
+	khist_rec_run_triggers(ev, ctx, ts);
+	if (READ_ONCE(ev->soft_disabled) || !READ_ONCE(buf->on))
+		return;
+	filter = rcu_dereference_sched(ev->filter);
+	if (filter && !khist_evfilter_match(filter, ctx->rec, ctx->size))
+		return;
+	khist_comm_save(current);
+	if (!ring_buffer_write(buf->rb, ctx->size, ctx->rec))
+		khist_wake(buf);
 }
 
 /**
@@ -222,8 +298,19 @@ static void khist_rec_finish(struct khist_rec_ctx *ctx)
  */
 void khist_rec_commit(struct khist_rec_ctx *ctx)
 {
-	khist_rec_run_triggers(ctx);
-	khist_rec_finish(ctx);
+	struct khist_event *ev;
+	u64 ts = trace_clock_local();
+
+	if (!ctx->multi) {
+		khist_rec_run_triggers(ctx->ev, ctx, ts);
+		khist_rec_finish(ctx);
+		return;
+	}
+	/* Readers of inst_evs: this probe, with preemption disabled. */
+	khist_rec_deliver(ctx->ev, ctx, ts);
+	list_for_each_entry_rcu(ev, &ctx->ev->inst_evs, inst_node)
+		khist_rec_deliver(ev, ctx, ts);
+	this_cpu_dec(khist_scratch->level);
 }
 EXPORT_SYMBOL_GPL(khist_rec_commit);
 
@@ -240,7 +327,7 @@ EXPORT_SYMBOL_GPL(khist_rec_commit);
  */
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len)
 {
-	khist_rec_run_triggers(ctx);
+	khist_rec_run_triggers(ctx->ev, ctx, trace_clock_local());
 	if (!len || s[len - 1] != '\n') {
 		s[len++] = '\n';
 		s[len] = '\0';
@@ -514,10 +601,33 @@ static void khist_wake_readers(struct irq_work *work)
 }
 
 /**
- * khist_ringbuf_init() - allocate the instance's buffer and its files
- * @inst: the instance
+ * khist_rec_scratch_init() - allocate the per-CPU record scratch
  *
  * Context: process context, module init.
+ * Return: 0 or -ENOMEM.
+ */
+int khist_rec_scratch_init(void)
+{
+	khist_scratch = alloc_percpu(struct khist_scratch);
+	return khist_scratch ? 0 : -ENOMEM;
+}
+
+/**
+ * khist_rec_scratch_exit() - free it; no probe can run any more
+ *
+ * Context: process context, module exit.
+ */
+void khist_rec_scratch_exit(void)
+{
+	free_percpu(khist_scratch);
+	khist_scratch = NULL;
+}
+
+/**
+ * khist_ringbuf_init() - allocate an instance's buffer and its files
+ * @inst: the instance
+ *
+ * Context: process context.
  * Return: 0 or -errno with nothing left behind.
  */
 int khist_ringbuf_init(struct khist_instance *inst)
@@ -525,51 +635,60 @@ int khist_ringbuf_init(struct khist_instance *inst)
 	struct khist_buffer *buf;
 	int ret = -ENOMEM;
 
-	khist_scratch = alloc_percpu(struct khist_scratch);
-	if (!khist_scratch)
-		return -ENOMEM;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
-		goto out_scratch;
+		return -ENOMEM;
 	buf->rb = ring_buffer_alloc(KHIST_RB_DEFAULT_SIZE, RB_FL_OVERWRITE);
 	if (!buf->rb)
 		goto out_buf;
 	buf->on = 1;
+	buf->inst = inst;
 	init_waitqueue_head(&buf->wait);
 	atomic_set(&buf->waiters, 0);
 	init_irq_work(&buf->wake_work, khist_wake_readers);
 	mutex_init(&buf->read_lock);
-	WRITE_ONCE(khist_buf, buf);
+	WRITE_ONCE(inst->buf, buf);
 	ret = khist_trace_files_create(inst);
 	if (ret)
 		goto out_rb;
 	return 0;
 
 out_rb:
-	WRITE_ONCE(khist_buf, NULL);
+	WRITE_ONCE(inst->buf, NULL);
 	ring_buffer_free(buf->rb);
 out_buf:
 	kfree(buf);
-out_scratch:
-	free_percpu(khist_scratch);
 	return ret;
 }
 
 /**
- * khist_ringbuf_exit() - free the buffer; every event is already gone
- * @inst: the instance
+ * khist_ringbuf_exit() - remove an instance's buffer files
+ * @inst: the instance; its events are gone
  *
- * Context: process context, module exit.
+ * The buffer itself lives on while files of the instance are open; it
+ * is freed with the instance (khist_ringbuf_free()).
+ *
+ * Context: process context.
  */
 void khist_ringbuf_exit(struct khist_instance *inst)
 {
-	struct khist_buffer *buf = khist_buf;
-
 	khist_trace_files_remove(inst);
-	WRITE_ONCE(khist_buf, NULL);
-	tracepoint_synchronize_unregister();
+}
+
+/**
+ * khist_ringbuf_free() - free an instance's buffer
+ * @inst: the instance, on its last reference
+ *
+ * Context: process context; no probe and no file can use it any more.
+ */
+void khist_ringbuf_free(struct khist_instance *inst)
+{
+	struct khist_buffer *buf = inst->buf;
+
+	if (!buf)
+		return;
+	inst->buf = NULL;
 	irq_work_sync(&buf->wake_work);
 	ring_buffer_free(buf->rb);
 	kfree(buf);
-	free_percpu(khist_scratch);
 }

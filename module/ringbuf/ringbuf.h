@@ -30,6 +30,7 @@ struct khist_instance;
  * @waiters:   readers sleeping on @wait (the fast path checks it)
  * @wake_work: wakes @wait from any context
  * @read_lock: serialises consuming readers, tracing_on and resizes
+ * @inst:      the instance it belongs to
  */
 struct khist_buffer {
 	struct trace_buffer *rb;
@@ -38,9 +39,8 @@ struct khist_buffer {
 	atomic_t waiters;
 	struct irq_work wake_work;
 	struct mutex read_lock; /* see @read_lock above */
+	struct khist_instance *inst;
 };
-
-extern struct khist_buffer *khist_buf;
 
 int khist_ringbuf_init(struct khist_instance *inst);
 void khist_ringbuf_exit(struct khist_instance *inst);
@@ -48,6 +48,8 @@ void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
 			  const void *rec, unsigned int size);
 void khist_ringbuf_header(struct khist_out *out, struct khist_buffer *buf);
 void khist_comm_lookup(int pid, char *comm);
+void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
+			   unsigned int size);
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len);
 int khist_trace_files_create(struct khist_instance *inst);
 void khist_trace_files_remove(struct khist_instance *inst);

@@ -349,7 +349,9 @@ static const struct file_operations khist_pipe_fops = {
 static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
+	struct khist_buffer *buf = file->private_data;
 	size_t len = min_t(size_t, cnt, KHIST_MARKER_MAX);
+	struct khist_event *ev;
 	struct khist_rec_ctx ctx;
 	unsigned int size;
 	char *text, *rec;
@@ -362,7 +364,9 @@ static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 	/* header, ip, text, a newline if missing, NUL */
 	size = khist_print_def.rec_size + len + 2;
 	preempt_disable_notrace();
-	rec = khist_rec_reserve(&ctx, &khist_print_def, size);
+	/* The instance's own print event; freed only after a grace period. */
+	ev = READ_ONCE(buf->inst->print_ev);
+	rec = ev ? khist_rec_reserve_ev(&ctx, ev, size) : NULL;
 	if (rec) {
 		char *s = rec + khist_print_def.rec_size;
 
@@ -488,6 +492,13 @@ static const struct {
 	{ "buffer_size_kb", KHIST_MODE_WRITE, &khist_size_fops },
 };
 
+static void khist_buffer_node_release(void *data)
+{
+	struct khist_buffer *buf = data;
+
+	khist_instance_put(buf->inst);
+}
+
 /**
  * khist_trace_files_create() - add the buffer's files to an instance
  * @inst: the instance
@@ -505,11 +516,14 @@ int khist_trace_files_create(struct khist_instance *inst)
 					    khist_trace_files[i].name,
 					    khist_trace_files[i].mode,
 					    khist_trace_files[i].fops,
-					    khist_buf);
+					    inst->buf);
 		if (IS_ERR(node)) {
 			khist_trace_files_remove(inst);
 			return PTR_ERR(node);
 		}
+		/* The buffer lives as long as the instance. */
+		khist_instance_get(inst);
+		khist_fs_set_release(node, khist_buffer_node_release);
 	}
 	return 0;
 }
