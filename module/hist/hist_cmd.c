@@ -41,7 +41,7 @@ static void khist_hist_log(struct khist_event *ev, const char *cmd,
 
 	snprintf(loc, sizeof(loc), "hist:%s:%s", ev->schema.system,
 		 ev->schema.name);
-	khist_error_report(NULL, loc, khist_hist_err_text(code), cmd, pos);
+	khist_error_report(ev->inst, loc, khist_hist_err_text(code), cmd, pos);
 }
 
 /* Caret: first occurrence of @s in the command, else 0 (ftrace's rule). */
@@ -52,9 +52,10 @@ static unsigned int khist_hist_caret(const char *cmd, const char *s)
 	return p ? p - cmd : 0;
 }
 
+/* @ctx: the instance of the event the trigger is written to. */
 static bool khist_event_exists(void *ctx, const char *sys, const char *ev)
 {
-	return !!khist_event_find(sys, ev);
+	return !!khist_event_find_in(ctx, sys, ev);
 }
 
 /* A variable @var of a hist trigger on @ev, or NULL. */
@@ -84,15 +85,16 @@ static int khist_find_var(void *ctx, const char *sys, const char *event,
 			  const char *var, struct khist_var_info *info)
 {
 	const struct khist_hvar *v = NULL, *hit;
+	struct khist_instance *inst = ctx;
 	struct khist_event *ev;
 	unsigned int found = 0;
 
 	if (*sys) {
-		ev = khist_event_find(sys, event);
+		ev = khist_event_find_in(inst, sys, event);
 		v = ev ? khist_ev_find_var(ev, var) : NULL;
 		found = !!v;
 	} else {
-		list_for_each_entry(ev, &khist_event_list, list) {
+		list_for_each_entry(ev, &inst->events, list) {
 			hit = khist_ev_find_var(ev, var);
 			if (hit) {
 				v = hit;
@@ -376,6 +378,7 @@ static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
 {
 	struct khist_hist_trigger *ht, *old;
 	struct khist_hist_data *named;
+	struct khist_bind_ops bops;
 	struct khist_hist_spec *sp;
 	struct khist_hist_err err;
 	unsigned int i;
@@ -385,8 +388,10 @@ static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
 	ecmd = khist_hist_errcmd(param);
 	if (!ecmd)
 		return -ENOMEM;
-	ret = khist_hist_compile(text, strlen(text), &ev->schema,
-				 &khist_hist_bind_ops, &sp, &err);
+	bops = khist_hist_bind_ops;
+	bops.ctx = ev->inst;
+	ret = khist_hist_compile(text, strlen(text), &ev->schema, &bops, &sp,
+				 &err);
 	if (ret) {
 		for (i = 0; i < err.n; i++)
 			khist_hist_log(ev, ecmd, err.e[i].code, err.e[i].pos);

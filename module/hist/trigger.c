@@ -241,16 +241,19 @@ static void khist_trigger_drop_type(struct khist_trigger_type *type)
 {
 	struct khist_ev_triggers *et;
 	struct khist_trigger *t, *n;
+	struct khist_instance *inst;
 	struct khist_event *ev;
 	LIST_HEAD(gone);
 
-	list_for_each_entry(ev, &khist_event_list, list) {
-		et = ev->trigger_data;
-		if (!et)
-			continue;
-		list_for_each_entry_safe(t, n, &et->list, list) {
-			if (t->type == type)
-				khist_trigger_queue_free(t, &gone);
+	list_for_each_entry(inst, &khist_instances, list) {
+		list_for_each_entry(ev, &inst->events, list) {
+			et = ev->trigger_data;
+			if (!et)
+				continue;
+			list_for_each_entry_safe(t, n, &et->list, list) {
+				if (t->type == type)
+					khist_trigger_queue_free(t, &gone);
+			}
 		}
 	}
 	khist_trigger_free_list(&gone);
