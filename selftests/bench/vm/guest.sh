@@ -1,0 +1,398 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest.sh - the bench VM's script (make bench; selftests/vm/init script
+# mode, stdout is the result port). Measures every configuration on the
+# native kernel's tracing and on khist's, back to back in this boot, and
+# prints raw result lines for selftests/bench/vm/run.sh to tabulate:
+#
+#   # R CFG SIDE ROUND MEAN MIN CPU%   one measurement (ns per event)
+#   # E CFG SIDE TEXT                  SIDE cannot run CFG (trigger rejected)
+#   # H CFG SIDE key=value...          hist / ring buffer totals (round 1)
+#   # READ SIDE NS BYTES ENTRIES       reading a hist of 10^5 entries
+#   # MEM SIDE CREATE_KB FILL_KB SIZE ENTRIES
+#   # M key value                      what was measured how
+#
+# plus TAP lines for what must work (setup of the native side, sanity of
+# the totals). Kernel command line: khbench.mode=icount|smp (icount: one
+# CPU, every single-CPU row; smp: two CPUs, the contention row f),
+# khbench.rounds=N, khbench.iters=N. Speed never fails anything.
+set -u
+T=/sys/kernel/tracing
+K=/sys/kernel/khist
+L=/lib/khist
+B=/bin/khbench
+USE=/sys/kernel/debug/khist_test/use
+C=/tmp/bench-cfg
+
+mode=icount
+rounds=3
+n=50000
+# shellcheck disable=SC2013
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	khbench.mode=*) mode=${arg#*=} ;;
+	khbench.rounds=*) rounds=${arg#*=} ;;
+	khbench.iters=*) n=${arg#*=} ;;
+	esac
+done
+npp=$((n / 10))
+
+ok() { echo "ok - bench/$*"; }
+notok() { echo "not ok - bench/$*"; }
+log() { echo "bench: $*" >&2; }
+
+setup_fs() {
+	mount -t tracefs nodev $T 2>/dev/null || [ -d $T/events ] || {
+		notok "mount tracefs"
+		return 1
+	}
+	if ! insmod $L/khist.ko || ! mount -t khist nodev $K; then
+		notok "load and mount khist"
+		return 1
+	fi
+	insmod $L/khist_test_events.ko || {
+		notok "load khist_test_events"
+		return 1
+	}
+	[ -x $B ] || {
+		notok "khbench in the image"
+		return 1
+	}
+	ok "setup: tracefs, khist, khbench"
+}
+
+# ---- configurations ----
+#
+# def ID BASE KIND "WORKLOAD" [EVENT TRIGGER]...
+#   KIND: base (no tracing), enable (EVENT into the ring buffer), trig
+#   (TRIGGERs written in order, removed in reverse), null (the empty probe
+#   module on tracepoint EVENT), use (khist only: a soft use of EVENT, the
+#   probe runs and builds nothing)
+def() {
+	echo "$1" >> $C/list
+	{
+		echo "base $2"
+		echo "kind $3"
+		echo "wl $4"
+	} > "$C/$1"
+	_id=$1
+	shift 4
+	while [ $# -ge 2 ]; do
+		echo "t $1 $2" >> "$C/$_id"
+		shift 2
+	done
+}
+
+SE=raw_syscalls/sys_enter
+SX=raw_syscalls/sys_exit
+SW=sched/sched_switch
+SK=sched/sched_waking
+KM=kmem/kmalloc
+KEYS=10000
+
+# Trigger texts are single-quoted: $ts0 and $lat are hist variables.
+# shellcheck disable=SC2016
+define_icount() {
+	def a - base "getppid $n"
+	def ak - base "enosys $n $KEYS"
+	def as - base "pingpong $npp"
+	def am - base "poll $n"
+	def i a null "getppid $n" sys_enter -
+	def i2 a use "getppid $n" $SE -
+	def b a enable "getppid $n" $SE -
+	def c a trig "getppid $n" $SE 'hist:keys=common_pid'
+	def d a trig "getppid $n" \
+		$SE 'hist:keys=common_pid,id:vals=hitcount,id,common_preempt_count'
+	def cf a trig "getppid $n" $SE 'hist:keys=common_pid if id == 110'
+	def cn a trig "getppid $n" $SE 'hist:keys=common_pid if id == 0'
+	def g a trig "getppid $n" \
+		$SE 'hist:keys=common_pid:ts0=common_timestamp.usecs' \
+		$SX 'hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmax($lat).save(id,ret)'
+	def e ak trig "enosys $n $KEYS" $SE 'hist:keys=id:size=16384'
+	def h1 ak trig "enosys $n $KEYS" $SE 'hist:keys=id.log2'
+	def h2 ak trig "enosys $n $KEYS" $SE 'hist:keys=id.buckets=64'
+	def si as null "pingpong $npp" sched_switch -
+	def sb as enable "pingpong $npp" $SW -
+	def sc as trig "pingpong $npp" $SW 'hist:keys=common_pid'
+	def sd as trig "pingpong $npp" \
+		$SW 'hist:keys=prev_pid,next_pid:vals=hitcount,prev_prio,next_prio'
+	def sg as trig "pingpong $npp" \
+		$SK 'hist:keys=pid:ts0=common_timestamp.usecs' \
+		$SW 'hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmax($lat).save(prev_pid,prev_prio)'
+	def mi am null "poll $n" kmalloc -
+	def mb am enable "poll $n" $KM -
+	def mc am trig "poll $n" $KM 'hist:keys=common_pid'
+	def md am trig "poll $n" \
+		$KM 'hist:keys=call_site,bytes_req:vals=hitcount,bytes_alloc'
+}
+
+define_smp() {
+	def a2 - base "getppid $n 2"
+	def f a2 trig "getppid $n 2" $SE 'hist:keys=id'
+	def f2 a2 trig "getppid $n 2" $SE 'hist:keys=common_pid'
+	def fb a2 enable "getppid $n 2" $SE -
+}
+
+# ---- one measurement ----
+
+# The configuration's fields: ckind, cwl, and the events and
+# triggers in $C/CFG.t (one "EVENT TRIGGER" per line).
+load_cfg() {
+	ckind=$(sed -n 's/^kind //p' "$C/$1")
+	cwl=$(sed -n 's/^wl //p' "$C/$1")
+	sed -n 's/^t //p' "$C/$1" > "$C/$1.t"
+}
+
+root_of() {
+	case "$1" in
+	native) echo $T ;;
+	*) echo $K ;;
+	esac
+}
+
+# errtext ROOT WRITE_ERROR: what the side said when it refused a command
+errtext() {
+	_last=$(tail -n 2 "$1/error_log" 2>/dev/null | tr -s ' \n' '  ')
+	echo "$2${_last:+ (error_log: $_last)}"
+}
+
+# untrigger ROOT FILE-OF-"EVENT TRIGGER" LINES: remove in reverse order
+untrigger() {
+	sed -n '1!G;h;$p' "$2" | while read -r _ev _tr; do
+		$B write "$1/events/$_ev/trigger" "!$_tr" > /dev/null ||
+			log "could not remove '$_tr' from $_ev"
+	done
+}
+
+# setup CFG SIDE: 0 when ready, else prints why on stdout
+setup() {
+	_root=$(root_of "$2")
+	[ "$2" = native ] && echo local > $T/trace_clock
+	case "$ckind" in
+	base) ;;
+	enable)
+		read -r _ev _x < "$C/$1.t"
+		echo > "$_root/trace"
+		echo 1 > "$_root/events/$_ev/enable" || {
+			echo "cannot enable $_ev"
+			return 1
+		}
+		;;
+	trig)
+		: > "$C/$1.done"
+		while read -r _ev _tr; do
+			if ! _err=$($B write "$_root/events/$_ev/trigger" "$_tr"); then
+				errtext "$_root" "$_ev: '$_tr': $_err"
+				untrigger "$_root" "$C/$1.done"
+				return 1
+			fi
+			echo "$_ev $_tr" >> "$C/$1.done"
+		done < "$C/$1.t"
+		;;
+	null)
+		read -r _tp _x < "$C/$1.t"
+		insmod $L/khist_bench_null.ko tp="$_tp" 2>&1 || return 1
+		;;
+	use)
+		read -r _ev _x < "$C/$1.t"
+		echo "+$(echo "$_ev" | tr / :)" > $USE || {
+			echo "cannot use $_ev"
+			return 1
+		}
+		;;
+	esac
+	return 0
+}
+
+teardown() {
+	_root=$(root_of "$2")
+	case "$ckind" in
+	enable)
+		read -r _ev _x < "$C/$1.t"
+		echo 0 > "$_root/events/$_ev/enable"
+		;;
+	trig) untrigger "$_root" "$C/$1.done" ;;
+	null) rmmod khist_bench_null ;;
+	use)
+		read -r _ev _x < "$C/$1.t"
+		echo "-$(echo "$_ev" | tr / :)" > $USE
+		;;
+	esac
+}
+
+field() { echo "$2" | sed -n "s/.*$1=\([^ ]*\).*/\1/p"; }
+
+# check CFG SIDE EVENTS: the totals agree with what the workload did
+check() {
+	_root=$(root_of "$2")
+	case "$ckind" in
+	trig)
+		# the workload's event: the last one (g, sg: the second)
+		_ev=$(tail -n 1 "$C/$1.t" | cut -d' ' -f1)
+		cat "$_root/events/$_ev/hist" > /tmp/bench-hist
+		_hits=$(sed -n 's/^ *Hits: *//p' /tmp/bench-hist)
+		_ent=$(sed -n 's/^ *Entries: *//p' /tmp/bench-hist)
+		_drop=$(sed -n 's/^ *Dropped: *//p' /tmp/bench-hist)
+		echo "# H $1 $2 hits=$_hits entries=$_ent dropped=$_drop events=$3"
+		# An event whose variable reference does not resolve (no
+		# wakeup timestamp for that pid yet) is not counted.
+		_want=$3
+		grep -q '\$' "$C/$1.t" && _want=1
+		grep -q 'if id == 0' "$C/$1.t" && _want=0
+		if [ "${_hits:-0}" -ge "$_want" ] && [ "${_drop:-x}" = 0 ]; then
+			ok "$2/$1: hist Hits $_hits >= $_want, Dropped 0"
+		else
+			notok "$2/$1: hist Hits '$_hits' Dropped '$_drop' (want >= $_want, 0)"
+		fi
+		;;
+	enable)
+		_w=$(head -n 5 "$_root/trace" |
+			sed -n 's|.*entries-written: *[0-9]*/\([0-9]*\).*|\1|p')
+		echo "# H $1 $2 written=$_w events=$3"
+		if [ "${_w:-0}" -ge "$3" ]; then
+			ok "$2/$1: $_w records written >= $3"
+		else
+			notok "$2/$1: '$_w' records written (want >= $3)"
+		fi
+		;;
+	esac
+}
+
+# measure CFG SIDE ROUND
+measure() {
+	load_cfg "$1"
+	if [ -f "$C/$1.$2.na" ]; then
+		return
+	fi
+	if ! _why=$(setup "$1" "$2"); then
+		touch "$C/$1.$2.na"
+		echo "# E $1 $2 $(echo "$_why" | tr '\n' ' ')"
+		if [ "$2" = native ] || [ "$2" = - ]; then
+			notok "native/$1: setup: $_why"
+		fi
+		return
+	fi
+	_try=0
+	while :; do
+		# shellcheck disable=SC2086
+		_res=$($B $cwl)
+		_cpu=$(field cpu "$_res")
+		_try=$((_try + 1))
+		[ "${_cpu%.*}" -ge 95 ] 2>/dev/null && break
+		[ $_try -ge 3 ] && break
+		log "$1 $2: cpu $_cpu%, again"
+	done
+	[ "$3" = 1 ] && check "$1" "$2" "$(field events "$_res")"
+	teardown "$1" "$2"
+	echo "# R $1 $2 $3 $(field ns "$_res") $(field min "$_res") $_cpu"
+}
+
+sides_of() {
+	case "$ckind" in
+	base | null) echo - ;;
+	use) echo khist ;;
+	*) echo native khist ;;
+	esac
+}
+
+# Deferred work right after boot takes CPU time from the workload: wait
+# until three short runs in a row get the CPU to themselves.
+settle() {
+	_good=0
+	_tries=0
+	while [ $_good -lt 3 ] && [ $_tries -lt 40 ]; do
+		sleep 0.5
+		_cpu=$(field cpu "$($B getppid 20000)")
+		if [ "${_cpu%.*}" -ge 98 ] 2>/dev/null; then
+			_good=$((_good + 1))
+		else
+			_good=0
+		fi
+		_tries=$((_tries + 1))
+	done
+	echo "# M settle $_tries"
+}
+
+meminfo_free() { sed -n 's/^MemFree: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+
+# readtest SIDE: a hist of 10^5 keys (one insert per event), its memory and
+# the time to read it
+readtest() {
+	_root=$(root_of "$1")
+	_tr='hist:keys=id:size=131072'
+	_f=$_root/events/$SE
+	sync
+	_m0=$(meminfo_free)
+	if ! _err=$($B write "$_f/trigger" "$_tr"); then
+		echo "# E e2 $1 $(errtext "$_root" "$SE: '$_tr': $_err")"
+		echo "# E read $1 (no hist)"
+		return
+	fi
+	_m1=$(meminfo_free)
+	_res=$($B fresh 100000 1000)
+	_m2=$(meminfo_free)
+	echo "# R e2 $1 1 $(field ns "$_res") $(field min "$_res") $(field cpu "$_res")"
+	_rd=$($B read "$_f/hist" /tmp/bench-hist)
+	_ent=$(sed -n 's/^ *Entries: *//p' /tmp/bench-hist)
+	echo "# READ $1 $(field ns "$_rd") $(field bytes "$_rd") ${_ent:-?}"
+	echo "# MEM $1 $((_m0 - _m1)) $((_m1 - _m2)) 131072 ${_ent:-0}"
+	if [ "${_ent:-0}" -ge 100000 ]; then
+		ok "$1/read: hist of $_ent entries"
+	else
+		notok "$1/read: hist has '$_ent' entries, want >= 100000"
+	fi
+	$B write "$_f/trigger" "!$_tr" > /dev/null
+	rm -f /tmp/bench-hist
+}
+
+main() {
+	rm -rf $C
+	mkdir -p $C
+	setup_fs || return
+	echo "# M kernel $(uname -r)"
+	echo "# M mode $mode"
+	echo "# M cpus $(grep -c ^processor /proc/cpuinfo)"
+	echo "# M rounds $rounds"
+	echo "# M iters $n"
+	echo "# M clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	if [ "$mode" = smp ]; then
+		define_smp
+	else
+		define_icount
+	fi
+	settle
+	_nc=$(wc -l < $C/list)
+	_r=1
+	while [ $_r -le "$rounds" ]; do
+		log "round $_r of $rounds"
+		# Each round starts one configuration later, and alternates
+		# which side goes first.
+		_skip=$(((_r - 1) % _nc))
+		{
+			tail -n +$((_skip + 1)) $C/list
+			head -n "$_skip" $C/list
+		} > $C/order
+		while read -r _cfg; do
+			load_cfg "$_cfg"
+			_sides=$(sides_of)
+			if [ $((_r % 2)) = 0 ]; then
+				_sides=$(echo "$_sides" | tr ' ' '\n' | sed -n '1!G;h;$p')
+			fi
+			for _s in $_sides; do
+				measure "$_cfg" "$_s" "$_r"
+			done
+		done < $C/order
+		_r=$((_r + 1))
+	done
+	if [ "$mode" = icount ]; then
+		readtest native
+		readtest khist
+	fi
+	umount $K
+	rmmod khist_test_events
+	rmmod khist
+	ok "done: $rounds rounds"
+}
+
+main
