@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * filter_fuzz.c - libFuzzer target: the event filter compiler and its
+ * evaluator.
+ *
+ * Input: the filter text, optionally followed by a NUL byte and raw bytes
+ * that are used as one record. The text is trimmed as the `filter` file
+ * does and compiled against every schema of schemas.h; each compiled
+ * filter is run on that record, on generated records (valid and corrupt
+ * __data_loc / __rel_loc locators, char * "addresses" that can or cannot
+ * be read) and on records cut short. Every record lives in a buffer of
+ * exactly its length, so ASan reports any read outside it. Checked:
+ *   - a failure has a valid message code, its errno and a caret at most
+ *     one past the text; never -ENOMEM; the `filter` file text renders;
+ *   - a compiled filter keeps the text, and every jump goes forward;
+ *   - "!(<text>)", when it compiles, gives the opposite answer on every
+ *     record, and "(<text>)" the same answer;
+ *   - nothing stays allocated.
+ */
+#include <kshim/kernel.h>
+#include "filter_parse.h"
+#include "schemas.h"
+
+#define TEXT_MAX 4096
+#define REC_MAX 512
+#define NR_GEN 12
+
+static void check(bool ok, const char *what, const char *text, size_t len)
+{
+	if (ok)
+		return;
+	fprintf(stderr, "filter_fuzz: %s\ninput: '%.*s'\n", what, (int)len,
+		text);
+	abort();
+}
+
+static u64 rng;
+
+static u32 rnd(u32 n)
+{
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return n ? (u32)(rng >> 33) % n : 0;
+}
+
+static u64 fnv(const u8 *p, size_t n)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+
+	while (n--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
+
+struct rec {
+	u8 *p;
+	unsigned int len;
+};
+
+/* A record for @sc: plausible values, strings and locators, or junk. */
+static void gen_record(const struct khist_event_schema *sc, struct rec *r,
+		       unsigned int k)
+{
+	unsigned int fixed = sc->rec_size, len, i, dyn;
+	u8 buf[REC_MAX];
+	u32 loc;
+
+	memset(buf, 0, sizeof(buf));
+	len = fixed + 64;
+	for (i = 0; i < len; i++)
+		buf[i] = k & 1 ? rnd(256) : "ab*?[]\\ 0129"[rnd(12)];
+	dyn = fixed;
+	for (i = 0; i < sc->nr_fields; i++) {
+		const struct khist_field_desc *d = &sc->fields[i];
+		u32 n = rnd(20);
+
+		switch (d->kind) {
+		case KHIST_FK_INT:
+			if (rnd(2))
+				memset(buf + d->offset, 0, d->size);
+			if (rnd(3) == 0)
+				buf[d->offset] = rnd(8);
+			break;
+		case KHIST_FK_STRING:
+			buf[d->offset + rnd(d->size)] = '\0';
+			break;
+		case KHIST_FK_DYNSTRING:
+		case KHIST_FK_RELSTRING:
+		case KHIST_FK_DYNARRAY:
+		case KHIST_FK_STACKTRACE:
+		case KHIST_FK_CPUMASK:
+			/* Mostly valid, sometimes past the end or unterminated. */
+			if (dyn + n > len)
+				n = len - dyn;
+			if (n && rnd(4))
+				buf[dyn + n - 1] = '\0';
+			loc = n << 16;
+			if (d->kind == KHIST_FK_RELSTRING)
+				loc |= (dyn - d->offset - 4) & 0xffff;
+			else
+				loc |= dyn;
+			if (rnd(6) == 0)
+				loc = (u32)rnd(0x7fffffff) * 2 + rnd(2);
+			memcpy(buf + d->offset, &loc, 4);
+			dyn += n;
+			break;
+		case KHIST_FK_PTRSTRING: {
+			u64 a = rnd(4) ? rnd(FZ_NR_STRS) : rng;
+
+			memcpy(buf + d->offset, &a, 8);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	/* Sometimes cut short, down to nothing. */
+	if (k % 4 == 3)
+		len = rnd(len + 1);
+	r->len = len;
+	r->p = malloc(len ? len : 1);
+	memcpy(r->p, buf, len);
+}
+
+static bool match(const struct khist_filter *f, const struct rec *r,
+		  char *strbuf, unsigned int k)
+{
+	char comm[KHIST_FILTER_COMM_LEN] = "";
+	struct khist_filter_ctx ctx = {
+		.cpu = (int)(k % 9),
+		.comm = k % 5 ? comm : NULL,
+		.fetch_str = k % 7 ? fz_fetch_str : NULL,
+		.strbuf = k % 11 ? strbuf : NULL,
+	};
+
+	/* Like task->comm: always the full size, NUL-padded. */
+	strncpy(comm, fz_strs[k % FZ_NR_STRS], sizeof(comm) - 1);
+	return khist_filter_match(f, r->p, r->len, k % 13 ? &ctx : NULL);
+}
+
+static void check_jumps(const struct khist_filter *f, const char *t, size_t len)
+{
+	unsigned int i;
+
+	check(f->nr_preds > 0, "no predicate", t, len);
+	for (i = 0; i < f->nr_preds; i++) {
+		const struct khist_fpred *p = &f->preds[i];
+
+		check(p->on_true > i && p->on_true <= f->nr_preds + 1,
+		      "jump on true", t, len);
+		check(p->on_false > i && p->on_false <= f->nr_preds + 1,
+		      "jump on false", t, len);
+	}
+}
+
+static void check_err(int ret, const struct khist_filter_error *err,
+		      const char *t, size_t len)
+{
+	char buf[TEXT_MAX + 256];
+	int n;
+
+	check(ret < 0 && ret != -ENOMEM, "bad errno", t, len);
+	check(err->ret == ret, "err->ret", t, len);
+	check(err->code >= 0 && err->code < KHIST_FERR_MAX, "error code", t,
+	      len);
+	/* The kernel records one past the byte at fault, which may be the NUL. */
+	check(err->pos <= len + 2, "caret past the text", t, len);
+	check(khist_filter_errlog_pos(err) <= len + 2, "error_log caret", t,
+	      len);
+	check(khist_filter_errlog_msg(err) != NULL, "error_log message", t,
+	      len);
+	n = khist_filter_format_failed(t, len, err, buf, sizeof(buf));
+	check(n >= 0, "filter file text", t, len);
+}
+
+/* Compile @pre + @t + @post; NULL when that does not compile. */
+static struct khist_filter *wrap(const struct khist_event_schema *sc,
+				 const struct khist_filter_opts *o,
+				 const char *pre, const char *t, size_t len,
+				 const char *post)
+{
+	static char buf[TEXT_MAX + 16];
+	struct khist_filter_error err;
+	struct khist_filter *f;
+	size_t a = strlen(pre), b = strlen(post);
+
+	memcpy(buf, pre, a);
+	memcpy(buf + a, t, len);
+	memcpy(buf + a + len, post, b);
+	if (khist_filter_compile(sc, buf, a + len + b, o, &f, &err))
+		return NULL;
+	return f;
+}
+
+static void one(const struct khist_event_schema *sc, const char *t, size_t len,
+		const struct rec *user, char *strbuf)
+{
+	struct khist_filter_opts o = {
+		.nr_cpus = len % 2 ? 8 : 0,
+		.func_range = fz_func_range,
+	};
+	struct khist_filter *f, *neg, *par;
+	struct khist_filter_error err;
+	struct rec recs[NR_GEN + 1];
+	unsigned int k, n = 0;
+	char show[TEXT_MAX + 8];
+	bool m;
+	int ret;
+
+	ret = khist_filter_compile(sc, t, len, &o, &f, &err);
+	if (ret) {
+		check_err(ret, &err, t, len);
+		return;
+	}
+	check(f->text_len == len && !memcmp(f->text, t, len), "stored text", t,
+	      len);
+	check(khist_filter_show(f->text, show, sizeof(show)) == (int)len + 1,
+	      "filter file", t, len);
+	check_jumps(f, t, len);
+	neg = wrap(sc, &o, "!(", t, len, ")");
+	par = wrap(sc, &o, "(", t, len, ")");
+	if (user)
+		recs[n++] = *user;
+	for (k = 0; k < NR_GEN; k++)
+		gen_record(sc, &recs[n++], k);
+	for (k = 0; k < n; k++) {
+		m = match(f, &recs[k], strbuf, k);
+		check(match(f, &recs[k], strbuf, k) == m, "not deterministic",
+		      t, len);
+		if (neg)
+			check(match(neg, &recs[k], strbuf, k) == !m,
+			      "!(filter) is not the negation", t, len);
+		if (par)
+			check(match(par, &recs[k], strbuf, k) == m,
+			      "(filter) differs from filter", t, len);
+	}
+	for (k = user ? 1 : 0; k < n; k++)
+		free(recs[k].p);
+	khist_filter_free(par);
+	khist_filter_free(neg);
+	khist_filter_free(f);
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	const u8 *nul = memchr(data, '\0', size);
+	size_t tlen = nul ? (size_t)(nul - data) : size, len;
+	long live = kshim_live_allocations();
+	struct rec user = { NULL, 0 };
+	char *t, *strbuf;
+	unsigned int i;
+
+	if (tlen > TEXT_MAX)
+		return -1;
+	/* The text in a buffer of its own exact size. */
+	t = malloc(tlen ? tlen : 1);
+	memcpy(t, data, tlen);
+	if (nul) {
+		user.len = min_t(size_t, size - tlen - 1, REC_MAX);
+		user.p = malloc(user.len ? user.len : 1);
+		memcpy(user.p, nul + 1, user.len);
+	}
+	strbuf = malloc(KHIST_FILTER_STRBUF);
+	rng = fnv(data, size);
+	len = khist_filter_trim(t, tlen);
+	check(len <= tlen, "trim", t, tlen);
+	khist_filter_is_clear(t, len);
+	for (i = 0; i < FZ_NR_SCHEMAS; i++)
+		one(fz_schemas[i], t, len, nul ? &user : NULL, strbuf);
+	check(kshim_live_allocations() == live, "memory left allocated", t,
+	      tlen);
+	free(strbuf);
+	free(user.p);
+	free(t);
+	return 0;
+}

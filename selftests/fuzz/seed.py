@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# seed.py - (re)build the seed corpora in selftests/fuzz/corpus/<target>/
+# from text that already exists: the ftrace trigger and filter selftests
+# and Documentation/trace/{histogram,events}.rst of linux-source-6.12,
+# khist's own Documentation/*.rst and the strings of the core's KUnit
+# tests. Map seeds are short operation sequences made up here. Files are
+# named by the SHA-1 of their content, as libFuzzer names what it finds,
+# so running this again only adds what is new.
+#
+# Usage: seed.py [KSRC]   (default /var/cache/khist/linux-source-6.12)
+
+import glob
+import hashlib
+import os
+import random
+import re
+import sys
+
+top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ksrc = sys.argv[1] if len(sys.argv) > 1 else '/var/cache/khist/linux-source-6.12'
+corpus = os.path.join(top, 'selftests', 'fuzz', 'corpus')
+
+
+def read(path):
+    try:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            return f.read()
+    except OSError:
+        return ''
+
+
+def save(target, data):
+    if isinstance(data, str):
+        data = data.encode()
+    if not data or len(data) > 4096:
+        return 0
+    d = os.path.join(corpus, target)
+    os.makedirs(d, exist_ok=True)
+    p = os.path.join(d, hashlib.sha1(data).hexdigest())
+    if os.path.exists(p):
+        return 0
+    with open(p, 'wb') as f:
+        f.write(data)
+    return 1
+
+
+def shell_unquote(s):
+    # check_error's caret marker and shell escapes are not part of a command
+    return s.replace('^', '').replace('\\$', '$').replace('\\"', '"')
+
+
+def c_unquote(s):
+    return s.encode().decode('unicode_escape', errors='replace')
+
+
+ftrace = os.path.join(ksrc, 'tools/testing/selftests/ftrace/test.d')
+kdocs = [os.path.join(ksrc, 'Documentation/trace', n)
+         for n in ('histogram.rst', 'events.rst', 'histogram-design.rst')]
+our_docs = glob.glob(os.path.join(top, 'Documentation', '*.rst'))
+kunit = glob.glob(os.path.join(top, 'module/core/tests/*_kunit.c'))
+
+hist, filt = set(), set()
+
+# Shell and rst text: 'hist:...' / "hist:..." commands, as written.
+for path in (glob.glob(os.path.join(ftrace, '**/*.tc'), recursive=True) +
+             kdocs + our_docs):
+    text = read(path)
+    for m in re.finditer(r"'(!?hist:[^'\n]*)'|\"(!?hist:[^\"\n]*)\"", text):
+        cmd = shell_unquote(m.group(1) or m.group(2)).strip()
+        hist.add(cmd)
+    for m in re.finditer(r'(?m)^\s*#?\s*echo\s+(!?hist:\S.*?)\s*>+', text):
+        hist.add(shell_unquote(m.group(1)).strip("'\" "))
+    # filters: the 'if' part of triggers and what is echoed into filter files
+    for m in re.finditer(r"(?m)echo\s+(['\"])(.*?)\1\s*>+\s*(?:\S*/)?filter\b", text):
+        filt.add(shell_unquote(m.group(2)))
+    for m in re.finditer(r"(?m)echo\s+(['\"])(.*?)\1\s*>+\s*\S*set_event_filter", text):
+        filt.add(shell_unquote(m.group(2)))
+    if path.endswith(('/filters.rst', '/events.rst')):
+        for m in re.finditer(r"``([^`\n]*(==|!=|<=|>=|~|&&|\|\|)[^`\n]*)``",
+                             text):
+            filt.add(m.group(1))
+
+for cmd in list(hist):
+    m = re.search(r'\sif\s+(.*)$', cmd)
+    if m:
+        filt.add(m.group(1))
+
+# KUnit strings: C literals, concatenations not joined (each part is text).
+for path in kunit:
+    text = read(path)
+    for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', text):
+        s = c_unquote(m.group(1))
+        if s.startswith('hist') or s.startswith('!hist'):
+            hist.add(s)
+            i = s.find(' if ')
+            if i > 0:
+                filt.add(s[i + 4:])
+        elif 'filter' in os.path.basename(path) and \
+                re.search(r'==|!=|<|>|~|&', s) and len(s) < 300:
+            filt.add(s)
+
+n_hist = sum(save('hist', h) for h in sorted(hist) if h)
+n_filt = sum(save('filter', f) for f in sorted(filt) if f.strip())
+
+# Filters with a record attached: text, NUL, then bytes of a record.
+rnd = random.Random(1)
+n_filt_rec = 0
+for f in sorted(filt)[:40]:
+    rec = bytes(rnd.randrange(256) if rnd.random() < 0.3 else 0
+                for _ in range(rnd.choice((0, 8, 64, 128, 200))))
+    n_filt_rec += save('filter', f.encode() + b'\0' + rec)
+
+# Map: shape bytes, then operations (see map_fuzz.c for the encoding).
+n_map = 0
+for shape in range(64):
+    ops = bytearray([shape * 37 % 256, shape * 11 % 256, shape * 53 % 256,
+                     0x80 | shape if shape % 5 == 0 else 0])
+    for _ in range(rnd.randrange(8, 120)):
+        op = rnd.randrange(256)
+        ops.append(op)
+        ops.extend(rnd.randrange(256) for _ in range(rnd.randrange(1, 11)))
+    n_map += save('map', bytes(ops))
+# Fill, grow, snapshot, clear: one of each, in order.
+for shape in (0x06, 0x27, 0x4e, 0x3f):
+    seq = bytearray([shape, 0x31, 0x45, 0])
+    seq += bytes([0x06, 0x00, 0x1f, 0x16, 0x40, 0x1f, 0x0b, 0x36, 0x00,
+                  0x3f, 0x0c, 0x02, 0x80, 0x41, 0x03, 0x0d, 0x0e, 0x1f,
+                  0x05, 0x0f, 0x02, 0x0a, 0x0e, 0x0c, 0x01, 0x00, 0x00])
+    n_map += save('map', bytes(seq))
+
+print(f'seed: hist +{n_hist}, filter +{n_filt + n_filt_rec}, map +{n_map}')
