@@ -935,7 +935,7 @@ void khist_hist_spec_free(struct khist_hist_spec *spec)
  * @len:    its length
  * @schema: the event
  * @ops:    optional lookups (may be NULL)
- * @out:    the bound spec
+ * @out:    the bound spec; NULL on any failure
  * @err:    what to log on error (may be NULL)
  *
  * Context: process context, may sleep.
@@ -950,6 +950,7 @@ int khist_hist_compile(const char *text, size_t len,
 	struct khist_hist_cmd *cmd;
 	int ret;
 
+	*out = NULL;
 	ret = khist_hist_parse(text, len, &cmd, err);
 	if (ret)
 		return ret;

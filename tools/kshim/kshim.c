@@ -8,6 +8,7 @@
 #include <pthread.h>
 
 static long live_allocs;
+static long alloc_calls;
 static long fail_countdown = -1;
 
 void kshim_fail_after(long n)
@@ -20,10 +21,17 @@ long kshim_live_allocations(void)
 	return __atomic_load_n(&live_allocs, __ATOMIC_SEQ_CST);
 }
 
+/* Allocation attempts so far, failed ones included (fault injection). */
+long kshim_alloc_calls(void)
+{
+	return __atomic_load_n(&alloc_calls, __ATOMIC_SEQ_CST);
+}
+
 static bool kshim_should_fail(void)
 {
 	long n = __atomic_load_n(&fail_countdown, __ATOMIC_SEQ_CST);
 
+	__atomic_add_fetch(&alloc_calls, 1, __ATOMIC_SEQ_CST);
 	while (n >= 0) {
 		if (__atomic_compare_exchange_n(&fail_countdown, &n, n - 1,
 						false, __ATOMIC_SEQ_CST,

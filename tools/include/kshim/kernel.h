@@ -244,6 +244,7 @@ void *kshim_alloc(size_t size, gfp_t flags);
 void *kshim_realloc(void *p, size_t size, gfp_t flags);
 void kshim_free(const void *p);
 long kshim_live_allocations(void);
+long kshim_alloc_calls(void);
 void kshim_fail_after(long n);
 
 #define kmalloc(s, f) kshim_alloc(s, f)
