@@ -187,8 +187,8 @@ static void check_spec(const struct khist_hist_spec *sp, const char *t,
 		check(s->src != KHIST_SORT_KEY || s->idx < sp->n_keys,
 		      "sort key", t, len);
 	}
-	check(sp->map_bits >= KHIST_MAP_BITS_MIN &&
-		      sp->map_bits <= KHIST_MAP_BITS_MAX,
+	check(sp->map_bits >= KHIST_HIST_BITS_MIN &&
+		      sp->map_bits <= KHIST_HIST_BITS_MAX,
 	      "map_bits", t, len);
 }
 

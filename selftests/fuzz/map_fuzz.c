@@ -438,7 +438,8 @@ static void op_iterate(struct khist_map *map, struct ref *r)
 
 static void decode_params(void)
 {
-	static const u32 key_sizes[] = { 4, 5, 8, 12, 16, 24, 40, 64, 200, 384 };
+	static const u32 key_sizes[] = { 4,  5,	 8,   12,  16,	24,
+					 40, 64, 200, 384, 1024 };
 	u8 a = next(), b = next(), c = next();
 
 	memset(&P, 0, sizeof(P));

@@ -9,6 +9,9 @@
 # named by the SHA-1 of their content, as libFuzzer names what it finds,
 # so running this again only adds what is new.
 #
+# The synthetic event seeds also come from the ftrace selftests' synthetic
+# event tests (check_error lines included) and from synth_kunit.c.
+#
 # Usage: seed.py [KSRC]   (default /var/cache/khist/linux-source-6.12)
 
 import glob
@@ -61,7 +64,7 @@ kdocs = [os.path.join(ksrc, 'Documentation/trace', n)
 our_docs = glob.glob(os.path.join(top, 'Documentation', '*.rst'))
 kunit = glob.glob(os.path.join(top, 'module/core/tests/*_kunit.c'))
 
-hist, filt = set(), set()
+hist, filt, synth = set(), set(), set()
 
 # Shell and rst text: 'hist:...' / "hist:..." commands, as written.
 for path in (glob.glob(os.path.join(ftrace, '**/*.tc'), recursive=True) +
@@ -77,6 +80,13 @@ for path in (glob.glob(os.path.join(ftrace, '**/*.tc'), recursive=True) +
         filt.add(shell_unquote(m.group(2)))
     for m in re.finditer(r"(?m)echo\s+(['\"])(.*?)\1\s*>+\s*\S*set_event_filter", text):
         filt.add(shell_unquote(m.group(2)))
+    # synthetic events: lines for synthetic_events and s: dynamic events
+    for m in re.finditer(r"(?m)echo\s+(['\"])(.*?)\1\s*>+\s*(?:\S*/)?"
+                         r"(synthetic_events|dynamic_events)\b", text):
+        synth.add(shell_unquote(m.group(2)))
+    for m in re.finditer(r"(?m)check_(?:dyn_)?error\s+'([^']*)'", text):
+        if 'synthetic' in path:
+            synth.add(shell_unquote(m.group(1)))
     if path.endswith(('/filters.rst', '/events.rst')):
         for m in re.finditer(r"``([^`\n]*(==|!=|<=|>=|~|&&|\|\|)[^`\n]*)``",
                              text):
@@ -97,12 +107,16 @@ for path in kunit:
             i = s.find(' if ')
             if i > 0:
                 filt.add(s[i + 4:])
+        elif 'synth' in os.path.basename(path) and 1 < len(s) < 300 and \
+                (' ' in s or s.startswith(('!', 's:', '-:'))):
+            synth.add(s)
         elif 'filter' in os.path.basename(path) and \
                 re.search(r'==|!=|<|>|~|&', s) and len(s) < 300:
             filt.add(s)
 
 n_hist = sum(save('hist', h) for h in sorted(hist) if h)
 n_filt = sum(save('filter', f) for f in sorted(filt) if f.strip())
+n_synth = sum(save('synth', x) for x in sorted(synth) if x.strip())
 
 # Filters with a record attached: text, NUL, then bytes of a record.
 rnd = random.Random(1)
@@ -130,4 +144,5 @@ for shape in (0x06, 0x27, 0x4e, 0x3f):
                   0x05, 0x0f, 0x02, 0x0a, 0x0e, 0x0c, 0x01, 0x00, 0x00])
     n_map += save('map', bytes(seq))
 
-print(f'seed: hist +{n_hist}, filter +{n_filt + n_filt_rec}, map +{n_map}')
+print(f'seed: hist +{n_hist}, filter +{n_filt + n_filt_rec}, map +{n_map}, '
+      f'synth +{n_synth}')
