@@ -13,6 +13,7 @@
 #include <linux/err.h>
 #include <linux/string.h>
 #include "khist.h"
+#include "synth/synth.h"
 
 struct khist_instance *khist_top;
 
@@ -214,9 +215,16 @@ int khist_instance_init(void)
 		khist_ringbuf_exit(inst);
 		goto out_files;
 	}
+	ret = khist_synth_init(inst);
+	if (ret) {
+		khist_events_exit();
+		khist_ringbuf_exit(inst);
+		goto out_files;
+	}
 	dir = khist_fs_create_dir(inst->dir, "instances", inst);
 	if (IS_ERR(dir)) {
 		ret = PTR_ERR(dir);
+		khist_synth_exit(inst);
 		khist_events_exit();
 		khist_ringbuf_exit(inst);
 		goto out_files;
@@ -248,6 +256,7 @@ void khist_instance_exit(void)
 		if (inst != khist_top)
 			khist_instance_destroy(inst);
 	mutex_unlock(&khist_instance_mutex);
+	khist_synth_exit(khist_top);
 	khist_events_exit();
 	khist_ringbuf_exit(khist_top);
 	khist_instance_remove_files(khist_top);

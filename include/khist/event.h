@@ -75,6 +75,8 @@ struct khist_print_ctx {
 #define KHIST_EVF_IGNORE_ENABLE 0x1
 /* `trace` lines show only what @print prints, without "<name>: ". */
 #define KHIST_EVF_NO_NAME 0x2
+/* `format` shows a fixed array field as name[], without its length. */
+#define KHIST_EVF_ARRAY_NOLEN 0x4
 
 /**
  * struct khist_event_def - static description of one event

@@ -133,6 +133,8 @@ void khist_event_put_use(struct khist_event *ev);
 void khist_event_soft_enable(struct khist_event *ev, bool on);
 void khist_event_set_triggers(struct khist_event *ev, bool on);
 void khist_trigger_ops_set(const struct khist_trigger_ops *ops);
+int khist_event_register_locked(struct khist_event_def *def);
+void khist_event_unregister_locked(struct khist_event_def *def);
 const char *khist_event_enable_state(struct khist_event *ev, char *buf);
 const char *khist_event_system_name(struct khist_event_system *sys);
 struct khist_instance *khist_event_system_instance(struct khist_event_system *sys);

@@ -64,7 +64,10 @@ int khist_format_show(struct seq_file *m, struct khist_event *ev)
 		br = strchr(f->type, '[');
 		if (br && !strncmp(f->type, "__data_loc", 10))
 			br = NULL;
-		if (br)
+		if (br && (ev->def->flags & KHIST_EVF_ARRAY_NOLEN))
+			seq_printf(m, "\tfield:%.*s %s[];", (int)(br - f->type),
+				   f->type, f->name);
+		else if (br)
 			seq_printf(m, "\tfield:%.*s %s%s;", (int)(br - f->type),
 				   f->type, f->name, br);
 		else

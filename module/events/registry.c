@@ -769,6 +769,41 @@ void khist_events_unregister(struct khist_event_def *const *defs,
 EXPORT_SYMBOL_GPL(khist_events_unregister);
 
 /**
+ * khist_event_register_locked() - add one event defined at run time
+ * @def: its definition; it must stay valid until unregistered
+ *
+ * For dynamic events (synthetic events), whose creator already holds the
+ * registry lock to check names and keep its own list in step. The event
+ * appears in every instance.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0, -EEXIST, -ENODEV (no registry), -ENOMEM.
+ */
+int khist_event_register_locked(struct khist_event_def *def)
+{
+	lockdep_assert_held(&khist_event_mutex);
+	if (!khist_events_inst)
+		return -ENODEV;
+	return khist_event_add(def);
+}
+
+/**
+ * khist_event_unregister_locked() - remove one event added by
+ * khist_event_register_locked()
+ * @def: its definition
+ *
+ * Detaches it in every instance, drops its triggers and waits until no
+ * probe or direct call can still be using it.
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_event_unregister_locked(struct khist_event_def *def)
+{
+	lockdep_assert_held(&khist_event_mutex);
+	khist_events_remove(&def, 1);
+}
+
+/**
  * khist_events_instance_add() - give a new instance every event
  * @inst: the instance, its events/ directory made
  *
