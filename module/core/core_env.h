@@ -22,6 +22,7 @@
 #include <linux/bitops.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>

@@ -239,6 +239,7 @@ int khist_map_mem_size(const struct khist_map_params *p,
 		return -E2BIG;
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_mem_size, KHIST_INTERNAL);
 
 static void kh_chunk_free(struct khist_map_chunk *c)
 {
@@ -358,6 +359,7 @@ fail:
 	khist_map_destroy(map);
 	return ERR_PTR(-ENOMEM);
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_create, KHIST_INTERNAL);
 
 /**
  * khist_map_destroy() - free a map
@@ -387,6 +389,7 @@ void khist_map_destroy(struct khist_map *map)
 	kfree(map->stats);
 	kfree(map);
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_destroy, KHIST_INTERNAL);
 
 static inline struct khist_map_elt *kh_elt(const struct khist_map *map, u32 idx)
 {
@@ -548,6 +551,7 @@ struct khist_map_elt *khist_map_insert(struct khist_map *map, const void *key)
 		return (struct khist_map_elt *)map->ovf_chunk.elts;
 	return NULL;
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_insert, KHIST_INTERNAL);
 
 /**
  * khist_map_lookup() - find the element of a key without creating it
@@ -565,6 +569,7 @@ struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key)
 
 	return kh_find(map, key, -1, &full);
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_lookup, KHIST_INTERNAL);
 
 /**
  * khist_map_should_grow() - whether the owner should call khist_map_grow()
@@ -582,6 +587,7 @@ bool khist_map_should_grow(const struct khist_map *map)
 	return map->p.grow_limit > smp_load_acquire(&map->cap) &&
 	       atomic_read(&map->grow_want);
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_should_grow, KHIST_INTERNAL);
 
 /* Puts a migrated word into the new table; keys there are all distinct. */
 static void kh_migrate_word(struct khist_map_table *t, u64 word)
@@ -654,6 +660,7 @@ int khist_map_grow(struct khist_map *map)
 	smp_store_release(&map->cap, cap * 2);
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_grow, KHIST_INTERNAL);
 
 /**
  * khist_map_clear() - make the map empty again
@@ -704,6 +711,7 @@ void khist_map_clear(struct khist_map *map)
 	smp_mb();
 	atomic_set(&map->next_elt, 0);
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_clear, KHIST_INTERNAL);
 
 /**
  * khist_map_read_sum() - current value of one sum of an element
@@ -718,17 +726,20 @@ void khist_map_clear(struct khist_map *map)
  */
 u64 khist_map_read_sum(const struct khist_map_elt *elt, unsigned int i)
 {
+	const atomic64_t *sums;
 	u64 s = 0;
 	int cpu;
 
-	if (!elt->pcpu)
-		return (u64)atomic64_read(
-			(atomic64_t *)((u8 *)elt->data + elt->map->off_sums) +
-			i);
+	if (!elt->pcpu) {
+		sums = (const atomic64_t *)((const u8 *)elt->data +
+					    elt->map->off_sums);
+		return (u64)atomic64_read(&sums[i]);
+	}
 	for_each_possible_cpu(cpu)
 		s += (u64)local64_read(&elt->pcpu[cpu][elt->sum_off + i]);
 	return s;
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_read_sum, KHIST_INTERNAL);
 
 /**
  * khist_map_get_stats() - the map's counters
@@ -753,6 +764,7 @@ void khist_map_get_stats(const struct khist_map *map,
 	st->mem = map->mem;
 	st->overflow = map->ovf_chunk.elts;
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_get_stats, KHIST_INTERNAL);
 
 /**
  * khist_map_overflow() - the element that collects keys that did not fit
@@ -765,6 +777,7 @@ struct khist_map_elt *khist_map_overflow(const struct khist_map *map)
 {
 	return (struct khist_map_elt *)map->ovf_chunk.elts;
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_overflow, KHIST_INTERNAL);
 
 /**
  * khist_map_next() - iterate over the map's elements
@@ -790,3 +803,4 @@ struct khist_map_elt *khist_map_next(const struct khist_map *map, u32 *pos)
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_next, KHIST_INTERNAL);

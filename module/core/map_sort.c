@@ -241,6 +241,7 @@ int khist_map_snapshot(struct khist_map *map,
 	*out = snap;
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_snapshot, KHIST_INTERNAL);
 
 /**
  * khist_map_snapshot_free() - free a snapshot
@@ -256,3 +257,4 @@ void khist_map_snapshot_free(struct khist_map_snapshot *snap)
 	kvfree(snap->buf);
 	kfree(snap);
 }
+EXPORT_SYMBOL_NS_GPL(khist_map_snapshot_free, KHIST_INTERNAL);

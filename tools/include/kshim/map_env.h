@@ -40,4 +40,7 @@ typedef struct {
 
 #define atomic_xchg(v, n) __atomic_exchange_n(&(v)->counter, n, __ATOMIC_SEQ_CST)
 
+/* The map's API is exported to khist_map_selftest.ko in the kernel only. */
+#define EXPORT_SYMBOL_NS_GPL(sym, ns)
+
 #endif
