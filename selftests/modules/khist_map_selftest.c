@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * khist_map_selftest.c - the histogram map's key cases, run inside the
+ * kernel against the map code of khist.ko (exported next to each function
+ * in module/core/map*.c, namespace KHIST_INTERNAL, for this module only).
+ *
+ * Everything runs at load time. Each case prints one TAP-like line,
+ * "khist_map_selftest: ok N - <case>" or "khist_map_selftest: not ok N -
+ * <case>: <why>", then a "N passed, M failed" line; the read-only module
+ * parameters passed and failed give the same counts, for the test
+ * selftests/fs/test.d/map/map-kernel-selftest.tc:
+ *
+ *   - insert/find and duplicates for every key size from 4 to 1024 bytes;
+ *   - a full map: drops counted, NULL returned, or the overflow element
+ *     collecting the sums when asked for;
+ *   - growth from process context while keys stay reachable;
+ *   - clear: no entry, no sum, no set variable left;
+ *   - sorted snapshots: sum descending then key, ties by insertion order;
+ *   - variable slots: unset until set, a value per slot;
+ *   - per-CPU and shared (atomic) sums;
+ *   - concurrency: one kthread bound to each online CPU and a hard-irq
+ *     hrtimer on each CPU insert overlapping keys and add to their sums
+ *     for stress_ms milliseconds while this thread grows the map; then
+ *     every key is present once and the sums, hits and drops add up to
+ *     the updates made.
+ */
+#include <linux/bitmap.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "map.h"
+
+MODULE_IMPORT_NS(KHIST_INTERNAL);
+
+static unsigned int stress_ms = 1500;
+module_param(stress_ms, uint, 0444);
+MODULE_PARM_DESC(stress_ms, "duration of the concurrent stress case (ms)");
+
+static int passed;
+module_param(passed, int, 0444);
+MODULE_PARM_DESC(passed, "cases that passed (read after loading)");
+
+static int failed;
+module_param(failed, int, 0444);
+MODULE_PARM_DESC(failed, "cases that failed (read after loading)");
+
+static int case_nr;
+
+/* Reports one case; @why is NULL when it passed. */
+static void mst_report(const char *name, const char *why)
+{
+	case_nr++;
+	if (!why) {
+		passed++;
+		pr_info("ok %d - %s\n", case_nr, name);
+	} else {
+		failed++;
+		pr_err("not ok %d - %s: %s\n", case_nr, name, why);
+	}
+}
+
+/* Key @id for a map with @size-byte keys: the id in front and at the end. */
+static void mst_key(u8 *key, u32 size, u32 id)
+{
+	memset(key, 0, size);
+	memcpy(key, &id, min_t(u32, size, sizeof(id)));
+	if (size > 8)
+		key[size - 1] = (u8)(id * 31 + 7);
+}
+
+static struct khist_map *mst_create(u32 max, u32 limit, u32 key_size,
+				    u32 n_sums, u32 n_vars, u32 flags)
+{
+	struct khist_map_params p = {
+		.max_entries = max,
+		.grow_limit = limit,
+		.key_size = key_size,
+		.n_sums = n_sums,
+		.n_vars = n_vars,
+		.flags = flags,
+	};
+
+	return khist_map_create(&p, NULL, NULL);
+}
+
+/* ---- insert/find, duplicates, key sizes ---------------------------------- */
+
+static const char *mst_insert_find(u32 key_size, u32 flags)
+{
+	struct khist_map_elt *e, *again;
+	struct khist_map_stats st;
+	struct khist_map *m;
+	const char *why = NULL;
+	u8 *key;
+	u32 i;
+
+	key = kmalloc(key_size, GFP_KERNEL);
+	m = mst_create(128, 0, key_size, 2, 0, flags);
+	if (!key || IS_ERR(m)) {
+		kfree(key);
+		return "create failed";
+	}
+	for (i = 0; i < 100 && !why; i++) {
+		mst_key(key, key_size, i);
+		preempt_disable();
+		e = khist_map_insert(m, key);
+		if (e)
+			khist_map_add(e, 0, i + 1);
+		again = khist_map_insert(m, key);
+		if (again)
+			khist_map_add(again, 1, 1);
+		preempt_enable();
+		if (!e || e != again)
+			why = "duplicate key got a second element";
+		else if (memcmp(khist_map_elt_key(e), key, key_size))
+			why = "stored key differs";
+	}
+	for (i = 0; i < 100 && !why; i++) {
+		mst_key(key, key_size, i);
+		e = khist_map_lookup(m, key);
+		if (!e || khist_map_read_sum(e, 0) != i + 1 ||
+		    khist_map_read_sum(e, 1) != 1)
+			why = "lookup or sums wrong";
+	}
+	mst_key(key, key_size, 1000);
+	if (!why && khist_map_lookup(m, key))
+		why = "lookup found an absent key";
+	khist_map_get_stats(m, &st);
+	if (!why && (st.entries != 100 || st.hits != 200 || st.drops))
+		why = "statistics wrong";
+	khist_map_destroy(m);
+	kfree(key);
+	return why;
+}
+
+static void mst_keys(void)
+{
+	static const u32 sizes[] = { 4,	 8,   12,  16,	24,  40,
+				     64, 128, 256, 384, 1024 };
+	char name[64];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		snprintf(name, sizeof(name), "insert/find, %u-byte keys",
+			 sizes[i]);
+		mst_report(name, mst_insert_find(sizes[i],
+						 i & 1 ? KHIST_MAP_F_ATOMIC :
+							 KHIST_MAP_F_PERCPU));
+	}
+}
+
+/* ---- full map: drops, overflow ------------------------------------------- */
+
+static const char *mst_full(bool overflow)
+{
+	struct khist_map_stats st;
+	struct khist_map_elt *e;
+	struct khist_map *m;
+	const char *why = NULL;
+	u64 sum = 0;
+	u32 i, pos = 0;
+	u8 key[8];
+
+	m = mst_create(128, 0, 8, 1, 0, overflow ? KHIST_MAP_F_OVERFLOW : 0);
+	if (IS_ERR(m))
+		return "create failed";
+	for (i = 0; i < 200; i++) {
+		mst_key(key, 8, i);
+		preempt_disable();
+		e = khist_map_insert(m, key);
+		if (e)
+			khist_map_add(e, 0, 1);
+		preempt_enable();
+		if (i >= 128 && e != khist_map_overflow(m))
+			why = overflow ? "a dropped key missed the overflow" :
+					 "a dropped key got an element";
+	}
+	khist_map_get_stats(m, &st);
+	if (!why && (st.entries != 128 || st.drops != 72 || st.hits != 128))
+		why = "entries, hits or drops wrong";
+	while ((e = khist_map_next(m, &pos)))
+		sum += khist_map_read_sum(e, 0);
+	if (overflow && khist_map_overflow(m))
+		sum += khist_map_read_sum(khist_map_overflow(m), 0);
+	if (!why && sum != (overflow ? 200 : 128))
+		why = "sums do not add up";
+	khist_map_destroy(m);
+	return why;
+}
+
+/* ---- growth -------------------------------------------------------------- */
+
+static const char *mst_grow(void)
+{
+	struct khist_map_stats st;
+	struct khist_map_elt *e;
+	struct khist_map *m;
+	const char *why = NULL;
+	u32 i, grows = 0;
+	u8 key[16];
+
+	m = mst_create(128, 1024, 16, 1, 1, 0);
+	if (IS_ERR(m))
+		return "create failed";
+	for (i = 0; i < 700 && !why; i++) {
+		if (khist_map_should_grow(m)) {
+			if (khist_map_grow(m))
+				why = "grow failed";
+			grows++;
+		}
+		mst_key(key, 16, i);
+		preempt_disable();
+		e = khist_map_insert(m, key);
+		if (e)
+			khist_map_add(e, 0, i);
+		preempt_enable();
+		if (!e)
+			why = "a key was dropped although the map could grow";
+	}
+	for (i = 0; i < 700 && !why; i++) {
+		mst_key(key, 16, i);
+		e = khist_map_lookup(m, key);
+		if (!e || khist_map_read_sum(e, 0) != i)
+			why = "a key was lost by growth";
+	}
+	khist_map_get_stats(m, &st);
+	if (!why && (st.max != 1024 || grows != 3 || st.entries != 700))
+		why = "capacity or grow count wrong";
+	if (!why && khist_map_grow(m) != -E2BIG)
+		why = "grew past grow_limit";
+	khist_map_destroy(m);
+	return why;
+}
+
+/* ---- clear and variables -------------------------------------------------- */
+
+static const char *mst_clear_vars(void)
+{
+	struct khist_map_stats st;
+	struct khist_map_elt *e;
+	struct khist_map *m;
+	const char *why = NULL;
+	u32 i, v;
+	u8 key[8];
+
+	m = mst_create(128, 0, 8, 2, 4, KHIST_MAP_F_PERCPU);
+	if (IS_ERR(m))
+		return "create failed";
+	for (i = 0; i < 50 && !why; i++) {
+		mst_key(key, 8, i);
+		preempt_disable();
+		e = khist_map_insert(m, key);
+		preempt_enable();
+		if (!e) {
+			why = "insert failed";
+			break;
+		}
+		for (v = 0; v < 4; v++)
+			if (khist_map_var_is_set(e, v) ||
+			    khist_map_get_var(e, v))
+				why = "a variable is set before any set";
+		khist_map_add(e, 1, 5);
+		if (i & 1)
+			khist_map_set_var(e, i % 4, 100 + i);
+	}
+	for (i = 0; i < 50 && !why; i++) {
+		mst_key(key, 8, i);
+		e = khist_map_lookup(m, key);
+		for (v = 0; v < 4 && !why; v++) {
+			bool want = (i & 1) && v == i % 4;
+
+			if (khist_map_var_is_set(e, v) != want ||
+			    (want && khist_map_get_var(e, v) != 100 + i))
+				why = "variable slots mixed up";
+		}
+	}
+	khist_map_clear(m);
+	khist_map_get_stats(m, &st);
+	if (!why && (st.entries || st.hits || st.drops))
+		why = "counters survive clear";
+	mst_key(key, 8, 3);
+	if (!why && khist_map_lookup(m, key))
+		why = "an entry survives clear";
+	preempt_disable();
+	e = khist_map_insert(m, key);
+	preempt_enable();
+	if (!why && (!e || khist_map_read_sum(e, 1) ||
+		     khist_map_var_is_set(e, 3) || khist_map_get_var(e, 3)))
+		why = "a reused element keeps old sums or variables";
+	khist_map_destroy(m);
+	return why;
+}
+
+/* ---- sorted snapshots ---------------------------------------------------- */
+
+static const char *mst_sort(u32 flags)
+{
+	static const struct khist_map_sort_key keys[] = {
+		{ KHIST_MAP_SORT_SUM, true, 0, 0 },
+		{ KHIST_MAP_SORT_KEY_U, false, 0, 4 },
+	};
+	struct khist_map_snapshot *snap;
+	struct khist_map_snap_entry *a, *b;
+	struct khist_map_elt *e;
+	struct khist_map *m;
+	const char *why = NULL;
+	u32 i, ka, kb;
+	u8 key[8];
+
+	m = mst_create(256, 0, 8, 1, 0, flags);
+	if (IS_ERR(m))
+		return "create failed";
+	/* Inserted in a scrambled order; sum = id % 7 gives many ties. */
+	for (i = 0; i < 200; i++) {
+		mst_key(key, 8, (i * 73) % 200);
+		preempt_disable();
+		e = khist_map_insert(m, key);
+		if (e)
+			khist_map_add(e, 0, ((i * 73) % 200) % 7);
+		preempt_enable();
+	}
+	if (khist_map_snapshot(m, keys, 2, &snap)) {
+		khist_map_destroy(m);
+		return "snapshot failed";
+	}
+	if (snap->n != 200)
+		why = "snapshot size";
+	for (i = 1; i < snap->n && !why; i++) {
+		a = snap->sorted[i - 1];
+		b = snap->sorted[i];
+		memcpy(&ka, khist_map_elt_key(a->elt), 4);
+		memcpy(&kb, khist_map_elt_key(b->elt), 4);
+		if (a->sums[0] < b->sums[0] ||
+		    (a->sums[0] == b->sums[0] && ka >= kb))
+			why = "order wrong";
+	}
+	khist_map_snapshot_free(snap);
+	/* No sort key: insertion order. */
+	if (!why && !khist_map_snapshot(m, NULL, 0, &snap)) {
+		for (i = 1; i < snap->n && !why; i++)
+			if (snap->sorted[i - 1]->idx >= snap->sorted[i]->idx)
+				why = "insertion order wrong";
+		khist_map_snapshot_free(snap);
+	}
+	khist_map_destroy(m);
+	return why;
+}
+
+/* ---- concurrency ---------------------------------------------------------- */
+
+#define MST_KEYS 3000
+
+struct mst_stress {
+	struct khist_map *map;
+	atomic64_t updates;
+	atomic64_t irq_updates;
+	bool stop;
+};
+
+struct mst_worker {
+	struct mst_stress *s;
+	struct task_struct *task;
+	struct hrtimer timer;
+	u64 rng;
+	u64 irq_rng;
+	int cpu;
+};
+
+static u32 mst_next(u64 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (u32)(*x >> 11);
+}
+
+/* One update: a key of the shared set, +1 on sum 0, its id on sum 1. */
+static void mst_update(struct mst_stress *s, u64 *rng, atomic64_t *count)
+{
+	struct khist_map_elt *e;
+	u32 id = mst_next(rng) % MST_KEYS;
+	u8 key[12];
+
+	mst_key(key, sizeof(key), id);
+	e = khist_map_insert(s->map, key);
+	if (!e)
+		return;
+	khist_map_add(e, 0, 1);
+	khist_map_add(e, 1, id);
+	atomic64_inc(count);
+}
+
+static int mst_thread(void *arg)
+{
+	struct mst_worker *w = arg;
+	unsigned int i;
+
+	while (!kthread_should_stop()) {
+		for (i = 0; i < 64; i++) {
+			preempt_disable();
+			mst_update(w->s, &w->rng, &w->s->updates);
+			preempt_enable();
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static enum hrtimer_restart mst_timer(struct hrtimer *t)
+{
+	struct mst_worker *w = container_of(t, struct mst_worker, timer);
+	unsigned int i;
+
+	/* Hard interrupt context: updates that cut into the kthread's. */
+	for (i = 0; i < 8; i++)
+		mst_update(w->s, &w->irq_rng, &w->s->irq_updates);
+	if (READ_ONCE(w->s->stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(200 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static void mst_timer_start(void *arg)
+{
+	struct mst_worker *w = arg;
+
+	hrtimer_start(&w->timer, ns_to_ktime(100 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static const char *mst_check_stress(struct mst_stress *s, char *buf,
+				    size_t size)
+{
+	struct khist_map_stats st;
+	struct khist_map_elt *e;
+	unsigned long *seen;
+	u64 total, sum0 = 0, sum1 = 0, ids = 0;
+	u32 pos = 0, id, n = 0;
+	const char *why = NULL;
+
+	seen = bitmap_zalloc(MST_KEYS, GFP_KERNEL);
+	if (!seen)
+		return "no memory for the check";
+	total = atomic64_read(&s->updates) + atomic64_read(&s->irq_updates);
+	while ((e = khist_map_next(s->map, &pos))) {
+		memcpy(&id, khist_map_elt_key(e), sizeof(id));
+		if (id >= MST_KEYS || test_and_set_bit(id, seen)) {
+			why = "a key is present twice (or unknown)";
+			break;
+		}
+		n++;
+		sum0 += khist_map_read_sum(e, 0);
+		sum1 += khist_map_read_sum(e, 1);
+		ids += id * khist_map_read_sum(e, 0);
+	}
+	e = khist_map_overflow(s->map);
+	if (e) {
+		sum0 += khist_map_read_sum(e, 0);
+		sum1 += khist_map_read_sum(e, 1);
+		ids += khist_map_read_sum(e, 1);
+	}
+	khist_map_get_stats(s->map, &st);
+	if (!why && n != st.entries)
+		why = "iteration and entry count differ";
+	if (!why && sum0 != total)
+		why = "sum of hits is not the number of updates";
+	if (!why && sum1 != ids)
+		why = "a sum landed in another key's element";
+	if (!why && st.hits + st.drops != total)
+		why = "hits + drops is not the number of updates";
+	if (!why && !atomic64_read(&s->irq_updates))
+		why = "the timer never ran";
+	snprintf(buf, size,
+		 "%u keys, %llu updates (%llu in hard irq), %llu drops, max %u",
+		 n, total, (u64)atomic64_read(&s->irq_updates), st.drops,
+		 st.max);
+	bitmap_free(seen);
+	return why;
+}
+
+static const char *mst_stress(u32 flags, char *buf, size_t size)
+{
+	struct mst_stress s = {};
+	struct mst_worker *w;
+	unsigned long end;
+	unsigned int nw = 0, i;
+	const char *why = NULL;
+	int cpu;
+
+	s.map = mst_create(128, 4096, 12, 2, 0, flags | KHIST_MAP_F_OVERFLOW);
+	if (IS_ERR(s.map))
+		return "create failed";
+	w = kcalloc(nr_cpu_ids, sizeof(*w), GFP_KERNEL);
+	if (!w) {
+		khist_map_destroy(s.map);
+		return "no memory";
+	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct mst_worker *x = &w[nw];
+
+		x->s = &s;
+		x->cpu = cpu;
+		x->rng = 0x9e3779b97f4a7c15ULL * (cpu + 1);
+		x->irq_rng = 0x2545f4914f6cdd1dULL * (cpu + 1);
+		x->task = kthread_create(mst_thread, x, "khist_mapst/%d", cpu);
+		if (IS_ERR(x->task)) {
+			why = "kthread_create failed";
+			break;
+		}
+		kthread_bind(x->task, cpu);
+		hrtimer_init(&x->timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		x->timer.function = mst_timer;
+		nw++;
+	}
+	for (i = 0; i < nw; i++) {
+		wake_up_process(w[i].task);
+		smp_call_function_single(w[i].cpu, mst_timer_start, &w[i], 1);
+	}
+	cpus_read_unlock();
+
+	/* This thread grows the map, as the trigger's worker would. */
+	end = jiffies + msecs_to_jiffies(stress_ms);
+	while (time_before(jiffies, end) && !why) {
+		if (khist_map_should_grow(s.map) && khist_map_grow(s.map))
+			why = "grow failed";
+		usleep_range(1000, 2000);
+	}
+	WRITE_ONCE(s.stop, true);
+	for (i = 0; i < nw; i++) {
+		kthread_stop(w[i].task);
+		hrtimer_cancel(&w[i].timer);
+	}
+	if (!why)
+		why = mst_check_stress(&s, buf, size);
+	kfree(w);
+	khist_map_destroy(s.map);
+	return why;
+}
+
+static void mst_concurrency(void)
+{
+	static char info[160];
+	const char *why;
+
+	why = mst_stress(KHIST_MAP_F_PERCPU, info, sizeof(info));
+	pr_info("per-CPU sums: %s\n", info);
+	mst_report("kthreads + hard irq, growing, per-CPU sums", why);
+	why = mst_stress(KHIST_MAP_F_ATOMIC, info, sizeof(info));
+	pr_info("atomic sums: %s\n", info);
+	mst_report("kthreads + hard irq, growing, atomic sums", why);
+}
+
+static int __init khist_map_selftest_init(void)
+{
+	mst_keys();
+	mst_report("full map drops new keys", mst_full(false));
+	mst_report("full map with overflow element", mst_full(true));
+	mst_report("growth keeps every key", mst_grow());
+	mst_report("clear and variable slots", mst_clear_vars());
+	mst_report("sorted snapshot, per-CPU sums",
+		   mst_sort(KHIST_MAP_F_PERCPU));
+	mst_report("sorted snapshot, atomic sums",
+		   mst_sort(KHIST_MAP_F_ATOMIC));
+	mst_concurrency();
+	pr_info("%d passed, %d failed\n", passed, failed);
+	return 0;
+}
+
+static void __exit khist_map_selftest_exit(void)
+{
+}
+
+module_init(khist_map_selftest_init);
+module_exit(khist_map_selftest_exit);
+MODULE_DESCRIPTION("khist: in-kernel tests of the histogram map");
+MODULE_LICENSE("GPL");
