@@ -258,9 +258,24 @@ hd_write() {
 	[ -n "$HD_R" ] || HD_R="no result"
 }
 
-# Normalisation of error_log: two writes never share a timestamp.
-hd_norm_errlog() {
-	sed 's/^\[ *[0-9]*\.[0-9]*\] /[TIMESTAMP] /' "$1"
+# hd_slurp FILE - HD_R = the text of FILE (a short one: a listing or
+# error_log), read by the shell itself (no exec). The one normalisation of
+# error_log: a line's leading "[seconds.micros] " becomes "[TIMESTAMP] ",
+# since two writes never share a timestamp (no listing line starts so).
+hd_slurp() {
+	local l
+	HD_R=
+	if [ ! -r "$1" ]; then
+		HD_R="<cannot read $1>"
+		return 0
+	fi
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in
+		"["*"] "*) l="[TIMESTAMP] ${l#*] }" ;;
+		esac
+		HD_R="$HD_R$l
+"
+	done < "$1"
 }
 
 # 6.1 -> 6.12 derivation (flag 61map; native side, on 6.1 only): 6.1 names
@@ -415,16 +430,20 @@ hd_order_hint() {
 # hd_snap_event EV TAG - read trigger and hist of EV on every side, derive
 # the 6.12 form of the native sides if the case asks, compare with side a.
 hd_snap_event() {
-	local ev=$1 s f same=1
-	# The common case first: all files equal as they are (one exec each).
+	local ev=$1 s f same=1 la
+	# The common case first: all files equal as they are (the listings
+	# read by the shell, one cmp per hist file).
 	if [ -z "$HD_MAP61" ]; then
+		hd_slurp "$HD_NAT/events/$ev/trigger"
+		la=$HD_R
 		for s in $HD_SIDES; do
 			[ $s = a ] && continue
 			hd_dir $s
-			for f in trigger hist; do
-				cmp -s "$HD_NAT/events/$ev/$f" "$HD_D/events/$ev/$f" ||
-					same=
-			done
+			hd_slurp "$HD_D/events/$ev/trigger"
+			[ "$HD_R" = "$la" ] || same=
+			[ -n "$same" ] || break
+			cmp -s "$HD_NAT/events/$ev/hist" "$HD_D/events/$ev/hist" ||
+				same=
 		done
 		[ -n "$same" ] && return 0
 	fi
@@ -725,35 +744,42 @@ hd_err_case() {
 		hd_has_flag "$HD_FLAGS" "silent$HD_KV"; then
 		silent=1
 	fi
+	# error_log (timestamps normalised) and the listing of each side; not
+	# the data: set-up triggers may have no filter.
 	for s in $HD_SIDES; do
 		hd_dir $s
-		hd_norm_errlog "$HD_D/error_log" > "$HD_WORK/$s.err"
-		# The listings only: set-up triggers may have no filter, so
-		# their data is not comparable.
-		cat "$HD_D/events/$ev/trigger" > "$HD_WORK/$s.trigger" 2>&1 ||
-			true
+		hd_slurp "$HD_D/error_log"
+		eval "HD_ERR_$s=\$HD_R"
+		hd_slurp "$HD_D/events/$ev/trigger"
+		eval "HD_LST_$s=\$HD_R"
 	done
 	if [ -n "$silent" ]; then
 		# The kernel fails without a word; khist may explain (a
 		# documented improvement), so side b's log is only shown.
-		[ -s "$HD_WORK/a.err" ] &&
+		[ -z "$HD_ERR_a" ] ||
 			HD_BAD="native logged an error for a case marked silent"
-		[ -s "$HD_WORK/b.err" ] &&
-			sed "s/^/# ($HD_BNAME explains) /" "$HD_WORK/b.err"
+		[ -z "$HD_ERR_b" ] ||
+			printf '%s' "$HD_ERR_b" | sed "s/^/# ($HD_BNAME explains) /"
 	else
-		[ -s "$HD_WORK/a.err" ] ||
+		[ -n "$HD_ERR_a" ] ||
 			HD_BAD="native logged nothing (a silent case?)"
 	fi
 	for s in $HD_SIDES; do
 		[ $s = a ] && continue
 		if [ $s = c ] || [ -z "$silent" ]; then
-			hd_diff error_log "$HD_WORK/a.err" "$HD_WORK/$s.err" $s ||
-				true
+			eval "hd_diffstr error_log \"\$HD_ERR_a\" \"\$HD_ERR_$s\" $s"
 		fi
-		hd_diff "trigger $ev" "$HD_WORK/a.trigger" "$HD_WORK/$s.trigger" \
-			$s || true
+		eval "hd_diffstr \"trigger \$ev\" \"\$HD_LST_a\" \"\$HD_LST_$s\" $s"
 	done
 	hd_clear_errlogs
+}
+
+# hd_diffstr WHAT TEXT_A TEXT_X SIDE - hd_diff for texts in variables.
+hd_diffstr() {
+	[ "$2" = "$3" ] && return 0
+	printf '%s' "$2" > "$HD_WORK/a.txt"
+	printf '%s' "$3" > "$HD_WORK/x.txt"
+	hd_diff "$1" "$HD_WORK/a.txt" "$HD_WORK/x.txt" "$4" || true
 }
 
 hd_clear_errlogs() {
