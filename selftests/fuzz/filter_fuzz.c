@@ -19,10 +19,9 @@
  */
 #include <kshim/kernel.h>
 #include "filter_parse.h"
-#include "schemas.h"
+#include "records.h"
 
 #define TEXT_MAX 4096
-#define REC_MAX 512
 #define NR_GEN 12
 
 static void check(bool ok, const char *what, const char *text, size_t len)
@@ -34,94 +33,7 @@ static void check(bool ok, const char *what, const char *text, size_t len)
 	abort();
 }
 
-static u64 rng;
-
-static u32 rnd(u32 n)
-{
-	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	return n ? (u32)(rng >> 33) % n : 0;
-}
-
-static u64 fnv(const u8 *p, size_t n)
-{
-	u64 h = 0xcbf29ce484222325ULL;
-
-	while (n--)
-		h = (h ^ *p++) * 0x100000001b3ULL;
-	return h;
-}
-
-struct rec {
-	u8 *p;
-	unsigned int len;
-};
-
-/* A record for @sc: plausible values, strings and locators, or junk. */
-static void gen_record(const struct khist_event_schema *sc, struct rec *r,
-		       unsigned int k)
-{
-	unsigned int fixed = sc->rec_size, len, i, dyn;
-	u8 buf[REC_MAX];
-	u32 loc;
-
-	memset(buf, 0, sizeof(buf));
-	len = fixed + 64;
-	for (i = 0; i < len; i++)
-		buf[i] = k & 1 ? rnd(256) : "ab*?[]\\ 0129"[rnd(12)];
-	dyn = fixed;
-	for (i = 0; i < sc->nr_fields; i++) {
-		const struct khist_field_desc *d = &sc->fields[i];
-		u32 n = rnd(20);
-
-		switch (d->kind) {
-		case KHIST_FK_INT:
-			if (rnd(2))
-				memset(buf + d->offset, 0, d->size);
-			if (rnd(3) == 0)
-				buf[d->offset] = rnd(8);
-			break;
-		case KHIST_FK_STRING:
-			buf[d->offset + rnd(d->size)] = '\0';
-			break;
-		case KHIST_FK_DYNSTRING:
-		case KHIST_FK_RELSTRING:
-		case KHIST_FK_DYNARRAY:
-		case KHIST_FK_STACKTRACE:
-		case KHIST_FK_CPUMASK:
-			/* Mostly valid, sometimes past the end or unterminated. */
-			if (dyn + n > len)
-				n = len - dyn;
-			if (n && rnd(4))
-				buf[dyn + n - 1] = '\0';
-			loc = n << 16;
-			if (d->kind == KHIST_FK_RELSTRING)
-				loc |= (dyn - d->offset - 4) & 0xffff;
-			else
-				loc |= dyn;
-			if (rnd(6) == 0)
-				loc = (u32)rnd(0x7fffffff) * 2 + rnd(2);
-			memcpy(buf + d->offset, &loc, 4);
-			dyn += n;
-			break;
-		case KHIST_FK_PTRSTRING: {
-			u64 a = rnd(4) ? rnd(FZ_NR_STRS) : rng;
-
-			memcpy(buf + d->offset, &a, 8);
-			break;
-		}
-		default:
-			break;
-		}
-	}
-	/* Sometimes cut short, down to nothing. */
-	if (k % 4 == 3)
-		len = rnd(len + 1);
-	r->len = len;
-	r->p = malloc(len ? len : 1);
-	memcpy(r->p, buf, len);
-}
-
-static bool match(const struct khist_filter *f, const struct rec *r,
+static bool match(const struct khist_filter *f, const struct fz_rec *r,
 		  char *strbuf, unsigned int k)
 {
 	char comm[KHIST_FILTER_COMM_LEN] = "";
@@ -192,7 +104,7 @@ static struct khist_filter *wrap(const struct khist_event_schema *sc,
 }
 
 static void one(const struct khist_event_schema *sc, const char *t, size_t len,
-		const struct rec *user, char *strbuf)
+		const struct fz_rec *user, char *strbuf)
 {
 	struct khist_filter_opts o = {
 		.nr_cpus = len % 2 ? 8 : 0,
@@ -200,7 +112,7 @@ static void one(const struct khist_event_schema *sc, const char *t, size_t len,
 	};
 	struct khist_filter *f, *neg, *par;
 	struct khist_filter_error err;
-	struct rec recs[NR_GEN + 1];
+	struct fz_rec recs[NR_GEN + 1];
 	unsigned int k, n = 0;
 	char show[TEXT_MAX + 8];
 	bool m;
@@ -221,7 +133,7 @@ static void one(const struct khist_event_schema *sc, const char *t, size_t len,
 	if (user)
 		recs[n++] = *user;
 	for (k = 0; k < NR_GEN; k++)
-		gen_record(sc, &recs[n++], k);
+		fz_gen_record(sc, &recs[n++], k);
 	for (k = 0; k < n; k++) {
 		m = match(f, &recs[k], strbuf, k);
 		check(match(f, &recs[k], strbuf, k) == m, "not deterministic",
@@ -247,7 +159,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	const u8 *nul = memchr(data, '\0', size);
 	size_t tlen = nul ? (size_t)(nul - data) : size, len;
 	long live = kshim_live_allocations();
-	struct rec user = { NULL, 0 };
+	struct fz_rec user = { NULL, 0 };
 	char *t, *strbuf;
 	unsigned int i;
 
@@ -257,12 +169,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	t = malloc(tlen ? tlen : 1);
 	memcpy(t, data, tlen);
 	if (nul) {
-		user.len = min_t(size_t, size - tlen - 1, REC_MAX);
+		user.len = min_t(size_t, size - tlen - 1, FZ_REC_MAX);
 		user.p = malloc(user.len ? user.len : 1);
 		memcpy(user.p, nul + 1, user.len);
 	}
 	strbuf = malloc(KHIST_FILTER_STRBUF);
-	rng = fnv(data, size);
+	fz_rng = fz_fnv(data, size);
 	len = khist_filter_trim(t, tlen);
 	check(len <= tlen, "trim", t, tlen);
 	khist_filter_is_clear(t, len);

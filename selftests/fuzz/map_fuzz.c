@@ -336,6 +336,12 @@ static int ref_cmp(const struct ref_ent *x, const struct ref_ent *y)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+static int ref_qcmp(const void *a, const void *b)
+{
+	return ref_cmp(*(struct ref_ent *const *)a,
+		       *(struct ref_ent *const *)b);
+}
+
 static bool decode_sort_key(struct khist_map_sort_key *k)
 {
 	static const u16 sizes[] = { 1, 2, 4, 8 };
@@ -383,14 +389,13 @@ static void op_snapshot(struct khist_map *map, struct ref *r, long fail)
 		check(ret == -ENOMEM && fail >= 0 && !snap, "snapshot error");
 		return;
 	}
-	for (i = 0; i < r->n; i++) {
-		/* Insertion sort: obviously right, obviously stable. */
-		struct ref_ent *t = &r->ent[i];
-
-		for (j = i; j > 0 && ref_cmp(order[j - 1], t) > 0; j--)
-			order[j] = order[j - 1];
-		order[j] = t;
-	}
+	/*
+	 * ref_cmp() ends with the element index, so the order is total and
+	 * any correct sort gives it: libc's qsort(), not the map's merge sort.
+	 */
+	for (i = 0; i < r->n; i++)
+		order[i] = &r->ent[i];
+	qsort(order, r->n, sizeof(*order), ref_qcmp);
 	check(snap->n == r->n, "snapshot size");
 	check(snap->n_sums == P.n_sums, "snapshot n_sums");
 	for (i = 0; i < r->n; i++) {
