@@ -63,6 +63,8 @@ const struct khist_synth_field *
 khist_synth_field(const struct khist_synth_event *se, unsigned int i);
 int khist_synth_trace(struct khist_synth_event *se, const u64 *vals,
 		      unsigned int n);
+int khist_synth_trace_idx(struct khist_synth_event *se, const u64 *vals,
+			  const unsigned int *idx, unsigned int n);
 
 /* Inside khist (the hist action layer). */
 struct khist_synth_event *khist_synth_get_locked(const char *name);

@@ -122,19 +122,28 @@ static void synth_store_num(void *slot, unsigned int size, u64 v)
 	}
 }
 
+/* Field @i's value: @vals[i], or @vals[@idx[i]] with an index map. */
+static u64 synth_val(const u64 *vals, const unsigned int *idx, unsigned int i)
+{
+	return vals[idx ? idx[i] : i];
+}
+
 static void synth_fill(const struct khist_synth_def *def, void *rec,
-		       const u64 *vals, const u16 *lens)
+		       const u64 *vals, const unsigned int *idx,
+		       const u16 *lens)
 {
 	unsigned int i, off = def->fixed_size;
 	const struct khist_synth_field *f;
 	void *slot, *src;
+	u64 v;
 
 	for (i = 0; i < def->nr_fields; i++) {
 		f = &def->fields[i];
 		slot = rec + f->offset;
-		src = (void *)(unsigned long)vals[i];
+		v = synth_val(vals, idx, i);
+		src = (void *)(unsigned long)v;
 		if (!f->is_dynamic && !f->is_string) {
-			synth_store_num(slot, f->size, vals[i]);
+			synth_store_num(slot, f->size, v);
 			continue;
 		}
 		if (!f->is_dynamic) {
@@ -151,24 +160,8 @@ static void synth_fill(const struct khist_synth_def *def, void *rec,
 	}
 }
 
-/**
- * khist_synth_trace() - fire a synthetic event
- * @se:   the event, referenced with khist_synth_get()
- * @vals: one value per field, in field order (see synth.h for strings and
- *        stacks)
- * @n:    entries in @vals; must equal the event's field count
- *
- * When the event is enabled, a record is written to the ring buffer; when
- * it has triggers (hists on the synthetic event), they run on the record
- * whether or not it is enabled. An event nobody listens to costs a load
- * and a test.
- *
- * Context: any, including NMI; does not sleep, allocate or lock.
- * Return: 0 (also when nothing listens or the buffer is full), -EINVAL
- * when @n is not the field count.
- */
-int khist_synth_trace(struct khist_synth_event *se, const u64 *vals,
-		      unsigned int n)
+static int synth_trace(struct khist_synth_event *se, const u64 *vals,
+		       const unsigned int *idx, unsigned int n)
 {
 	const struct khist_synth_def *def = se->def;
 	u16 lens[KHIST_SYNTH_FIELDS_MAX];
@@ -184,7 +177,7 @@ int khist_synth_trace(struct khist_synth_event *se, const u64 *vals,
 	for (i = 0; i < n && def->nr_dynamic; i++) {
 		if (!def->fields[i].is_dynamic)
 			continue;
-		src = (void *)(unsigned long)vals[i];
+		src = (void *)(unsigned long)synth_val(vals, idx, i);
 		lens[i] = def->fields[i].is_stack ? synth_stack_size(src) :
 						    synth_str_size(src);
 		size += lens[i];
@@ -193,13 +186,57 @@ int khist_synth_trace(struct khist_synth_event *se, const u64 *vals,
 	preempt_disable_notrace();
 	rec = khist_rec_reserve(&ctx, &se->kdef, size);
 	if (rec) {
-		synth_fill(def, rec, vals, lens);
+		synth_fill(def, rec, vals, idx, lens);
 		khist_rec_commit(&ctx);
 	}
 	preempt_enable_notrace();
 	return 0;
 }
+
+/**
+ * khist_synth_trace() - fire a synthetic event
+ * @se:   the event, referenced with khist_synth_get()
+ * @vals: one value per field, in field order (see synth.h for strings and
+ *        stacks)
+ * @n:    entries in @vals; must equal the event's field count
+ *
+ * When the event is enabled (in any instance), a record is written to the
+ * ring buffer; when it has triggers (hists on the synthetic event), they
+ * run on the record whether or not it is enabled. An event nobody listens
+ * to costs a load and a test.
+ *
+ * Context: any, including NMI; does not sleep, allocate or lock.
+ * Return: 0 (also when nothing listens or the buffer is full), -EINVAL
+ * when @n is not the field count.
+ */
+int khist_synth_trace(struct khist_synth_event *se, const u64 *vals,
+		      unsigned int n)
+{
+	return synth_trace(se, vals, NULL, n);
+}
 EXPORT_SYMBOL_GPL(khist_synth_trace);
+
+/**
+ * khist_synth_trace_idx() - fire a synthetic event with values picked
+ * from an array
+ * @se:   the event, referenced with khist_synth_get()
+ * @vals: the values the indexes point into (a hist action's variable
+ *        values, say)
+ * @idx:  for each field, in field order, the index of its value in @vals
+ * @n:    entries in @idx; must equal the event's field count
+ *
+ * The same as khist_synth_trace() on { @vals[@idx[0]], @vals[@idx[1]],
+ * ... }, without building that array.
+ *
+ * Context: any, including NMI; does not sleep, allocate or lock.
+ * Return: 0, or -EINVAL when @n is not the field count.
+ */
+int khist_synth_trace_idx(struct khist_synth_event *se, const u64 *vals,
+			  const unsigned int *idx, unsigned int n)
+{
+	return synth_trace(se, vals, idx, n);
+}
+EXPORT_SYMBOL_GPL(khist_synth_trace_idx);
 
 /* ---- the `trace` text of a record ---- */
 

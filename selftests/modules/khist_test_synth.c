@@ -9,6 +9,7 @@
  *   delete NAME                     khist_synth_delete()
  *   get NAME / put NAME             take / drop a reference (held here)
  *   fire NAME V...                  fire once from process context
+ *   fireidx NAME V...               the same through khist_synth_trace_idx()
  *   irq NAME V...                   fire once from a hard interrupt
  *   repeat N NAME V...              fire N times
  *   info NAME                       reading ctl then shows the fields
@@ -102,6 +103,20 @@ static int kts_values(struct khist_synth_event *se, char *args, u64 *vals,
 	return 0;
 }
 
+/* Fire through an index map: the values stored in reverse order. */
+static int kts_fire_idx(struct khist_synth_event *se)
+{
+	static u64 rev[KHIST_SYNTH_FIELDS_MAX];
+	static unsigned int idx[KHIST_SYNTH_FIELDS_MAX];
+	unsigned int i, n = kts_pending.n;
+
+	for (i = 0; i < n; i++) {
+		rev[n - 1 - i] = kts_pending.vals[i];
+		idx[i] = n - 1 - i;
+	}
+	return khist_synth_trace_idx(se, rev, idx, n);
+}
+
 static int kts_fire(char *args, unsigned int times, bool irq)
 {
 	struct khist_synth_event *se;
@@ -121,6 +136,10 @@ static int kts_fire(char *args, unsigned int times, bool irq)
 		irq_work_queue(&kts_irq_work);
 		irq_work_sync(&kts_irq_work);
 		ret = kts_pending.ret;
+		goto out;
+	}
+	if (!times) {
+		ret = kts_fire_idx(se);
 		goto out;
 	}
 	while (times--) {
@@ -236,6 +255,8 @@ static int kts_command(char *cmd)
 		return kts_hold(rest, op[0] == 'g');
 	if (!strcmp(op, "fire"))
 		return kts_fire(rest, 1, false);
+	if (!strcmp(op, "fireidx"))
+		return kts_fire(rest, 0, false);
 	if (!strcmp(op, "irq"))
 		return kts_fire(rest, 1, true);
 	if (!strcmp(op, "info"))
