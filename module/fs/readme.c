@@ -39,7 +39,7 @@ static const char khist_readme_text[] =
 	"\t    s:[synthetic/]<event> <field> [<field>]  defines a synthetic event\n"
 	"\t    -:[<group>/][<event>]  removes one\n"
 	"\t  a <field> is '<type> <name>;', <type> being u8..u64, s8..s64, pid_t,\n"
-	"\t  bool, [unsigned] char/short/int/long, char[N], char[] or long[]\n"
+	"\t  bool, gfp_t, [unsigned] char/int/long, char[N], char[] or long[]\n"
 	"  synthetic_events\t- the same events, without the s: prefix; e.g.\n"
 	"\t  echo 'myevent u64 lat; char name[]; long[] stack' >> synthetic_events\n"
 	"\n"
