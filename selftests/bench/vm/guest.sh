@@ -16,7 +16,9 @@
 # plus TAP lines for what must work (setup of the native side, sanity of
 # the totals). Kernel command line: khbench.mode=icount|smp (icount: one
 # CPU, every single-CPU row; smp: two CPUs, the contention row f),
-# khbench.rounds=N, khbench.iters=N. Speed never fails anything.
+# khbench.rounds=N, khbench.iters=N, khbench.only=ROW,ROW... (only those
+# rows and their baselines; "read" for the hist read). Speed never fails
+# anything.
 set -u
 T=/sys/kernel/tracing
 K=/sys/kernel/khist
@@ -26,6 +28,7 @@ USE=/sys/kernel/debug/khist_test/use
 C=/tmp/bench-cfg
 
 mode=icount
+only=
 rounds=3
 n=50000
 # shellcheck disable=SC2013
@@ -34,6 +37,7 @@ for arg in $(cat /proc/cmdline); do
 	khbench.mode=*) mode=${arg#*=} ;;
 	khbench.rounds=*) rounds=${arg#*=} ;;
 	khbench.iters=*) n=${arg#*=} ;;
+	khbench.only=*) only=${arg#*=} ;;
 	esac
 done
 npp=$((n / 10))
@@ -70,7 +74,14 @@ setup_fs() {
 #   module on tracepoint EVENT), use (khist only: a soft use of EVENT, the
 #   probe runs and builds nothing)
 def() {
-	echo "$1" >> $C/list
+	# khbench.only: just these rows and their baselines
+	if [ -n "$only" ]; then
+		case ",$only," in
+		*",$1,"*) [ "$2" != - ] && only="$only,$2" ;;
+		*) [ "$3" = base ] || return ;;
+		esac
+	fi
+	echo "$1" >> $C/all
 	{
 		echo "base $2"
 		echo "kind $3"
@@ -361,6 +372,14 @@ main() {
 	else
 		define_icount
 	fi
+	while read -r _cfg; do
+		case ",$only," in
+		,,) ;;
+		*",$_cfg,"*) ;;
+		*) continue ;;
+		esac
+		echo "$_cfg"
+	done < $C/all > $C/list
 	settle
 	_nc=$(wc -l < $C/list)
 	_r=1
@@ -385,7 +404,8 @@ main() {
 		done < $C/order
 		_r=$((_r + 1))
 	done
-	if [ "$mode" = icount ]; then
+	if [ "$mode" = icount ] && { [ -z "$only" ] ||
+		case ",$only," in *,read,*) true ;; *) false ;; esac; }; then
 		readtest native
 		readtest khist
 	fi

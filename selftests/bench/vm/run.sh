@@ -21,6 +21,10 @@
 #   KHIST_BENCH_ROUNDS  rounds per boot (default 3 icount, 7 smp)
 #   KHIST_BENCH_ITERS   events per measurement (default 50000; ping-pong
 #                       does a tenth as many round trips)
+#   KHIST_BENCH_ONLY    only these rows and their baselines, e.g.
+#                       "c cn i2" ("read": the hist read)
+#   KHIST_BENCH_APPEND  more kernel command line (e.g. a khist module
+#                       parameter, khist.NAME=VALUE, for a variant)
 #   KHIST_BENCH_TABLE   only tabulate the raw files already in the output
 #                       directory (no VM)
 set -u
@@ -40,6 +44,8 @@ if [ -z "${KHIST_BENCH_TABLE:-}" ]; then
 		echo "not ok - bench-$kver/build khbench"
 		exit 1
 	}
+	# A new run never mixes with the raw results of an older one.
+	rm -f "$out"/raw-*.txt "$out"/*.tap
 	for mode in $modes; do
 		case $mode in
 		icount)
@@ -57,13 +63,14 @@ if [ -z "${KHIST_BENCH_TABLE:-}" ]; then
 			exit 2
 			;;
 		esac
+		only=$(echo "${KHIST_BENCH_ONLY:-}" | tr ' ' ,)
 		echo "# bench: $kver, $mode boot ($rounds rounds)"
 		rm -f "$out/$mode.tap"
 		if ! KHIST_BENCH_BIN=$bin KHIST_VM_OUT=$out/vm-$mode \
 			KHIST_VM_SCRIPT=selftests/bench/vm/guest.sh \
 			KHIST_VM_SMP=$smp KHIST_VM_QEMU=$qemu \
 			KHIST_VM_TIMEOUT=${KHIST_VM_TIMEOUT:-1800} \
-			KHIST_VM_APPEND="khbench.mode=$mode khbench.rounds=$rounds khbench.iters=$iters" \
+			KHIST_VM_APPEND="khbench.mode=$mode khbench.rounds=$rounds khbench.iters=$iters${only:+ khbench.only=$only} ${KHIST_BENCH_APPEND:-}" \
 			nice sh "$top/selftests/vm/run.sh" script "$kver" "$moddir" \
 			> "$out/$mode.tap"; then
 			rc=1
