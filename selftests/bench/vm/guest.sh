@@ -17,7 +17,8 @@
 # the totals). Kernel command line: khbench.mode=icount|smp (icount: one
 # CPU, every single-CPU row; smp: two CPUs, the contention row f),
 # khbench.rounds=N, khbench.iters=N, khbench.only=ROW,ROW... (only those
-# rows and their baselines; "read" for the hist read). Speed never fails
+# rows and their baselines; "read" for the hist read),
+# khbench.param=MODULE.NAME=VALUE (set after loading, for variants). Speed never fails
 # anything.
 set -u
 T=/sys/kernel/tracing
@@ -29,6 +30,7 @@ C=/tmp/bench-cfg
 
 mode=icount
 only=
+params=
 rounds=3
 n=50000
 # shellcheck disable=SC2013
@@ -38,6 +40,7 @@ for arg in $(cat /proc/cmdline); do
 	khbench.rounds=*) rounds=${arg#*=} ;;
 	khbench.iters=*) n=${arg#*=} ;;
 	khbench.only=*) only=${arg#*=} ;;
+	khbench.param=*) params="$params ${arg#*=}" ;;
 	esac
 done
 npp=$((n / 10))
@@ -59,6 +62,18 @@ setup_fs() {
 		notok "load khist_test_events"
 		return 1
 	}
+	# khbench.param=MODULE.NAME=VALUE: a module parameter of a variant
+	# (busybox insmod does not read the kernel command line)
+	for _p in $params; do
+		_m=${_p%%.*}
+		_nv=${_p#*.}
+		if echo "${_nv#*=}" > "/sys/module/$_m/parameters/${_nv%%=*}"; then
+			echo "# M param $_p"
+		else
+			notok "setup: module parameter $_p"
+			return 1
+		fi
+	done
 	[ -x $B ] || {
 		notok "khbench in the image"
 		return 1

@@ -23,8 +23,9 @@
 #                       does a tenth as many round trips)
 #   KHIST_BENCH_ONLY    only these rows and their baselines, e.g.
 #                       "c cn i2" ("read": the hist read)
-#   KHIST_BENCH_APPEND  more kernel command line (e.g. a khist module
-#                       parameter, khist.NAME=VALUE, for a variant)
+#   KHIST_BENCH_APPEND  more kernel command line, e.g. a variant's module
+#                       parameters: "khbench.param=khist.NAME=VALUE ..."
+#                       (the guest writes them to /sys/module/*/parameters)
 #   KHIST_BENCH_TABLE   only tabulate the raw files already in the output
 #                       directory (no VM)
 set -u
