@@ -382,6 +382,10 @@ main() {
 	echo "# M rounds $rounds"
 	echo "# M iters $n"
 	echo "# M clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	# Mitigations change the instruction count of calls and returns.
+	for _v in /sys/devices/system/cpu/vulnerabilities/*; do
+		echo "# M vuln ${_v##*/} $(cat "$_v")"
+	done
 	if [ "$mode" = smp ]; then
 		define_smp
 	else
@@ -398,7 +402,7 @@ main() {
 	settle
 	_nc=$(wc -l < $C/list)
 	_r=1
-	while [ $_r -le "$rounds" ]; do
+	while [ "$_nc" -gt 0 ] && [ $_r -le "$rounds" ]; do
 		log "round $_r of $rounds"
 		# Each round starts one configuration later, and alternates
 		# which side goes first.
