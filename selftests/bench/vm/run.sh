@@ -135,6 +135,10 @@ tabulate() {
 		return (c ~ /^(a2|f|f2|fb)$/) ? minof(vals[k]) : median(vals[k])
 	}
 	function fmt(x) { return x == "" ? "n/a" : sprintf("%.1f", x) }
+	function abs(c, what) {
+		if (val(c, "-") != "")
+			printf "%-4s %-44s %9s\n", c, what, fmt(val(c, "-"))
+	}
 	function row(c, base, floor, what,    n, kk, bn, nv, kv, r, rf, sp, ks, ns) {
 		bn = val(base, "-")
 		nv = val(c, "native"); kv = val(c, "khist")
@@ -172,7 +176,7 @@ tabulate() {
 		if (val("a", "-") != "") {
 			print "icount boot: ns = guest instructions; median of the rounds; per event above the baseline"
 			printf "%-4s %-44s %9s %9s %7s %7s %6s\n", "row", "configuration", "native", "khist", "k/n", "k-i/n-i", "spread"
-			printf "%-4s %-44s %9s\n", "a", "getppid() loop, no tracing (absolute)", fmt(val("a", "-"))
+			abs("a", "getppid() loop, no tracing (absolute)")
 			one("i", "-", "a", "empty probe on sys_enter (floor)")
 			one("i2", "khist", "a", "khist probe, soft use, no record built")
 			row("b", "a", "i", "sys_enter enabled, ring buffer")
@@ -181,18 +185,18 @@ tabulate() {
 			row("cf", "a", "i", "c + if id == 110 (always true)")
 			row("cn", "a", "i", "c + if id == 0 (never true: no update)")
 			row("g", "a", "i", "latency pair enter/exit onmax (per pair)")
-			printf "%-4s %-44s %9s\n", "ak", "ENOSYS sweep, no tracing (absolute)", fmt(val("ak", "-"))
+			abs("ak", "ENOSYS sweep, no tracing (absolute)")
 			row("e", "ak", "", "keys=id, 10^4 distinct keys")
 			row("e2", "ak", "", "keys=id size=131072, 10^5 inserts (1 run)")
 			row("h1", "ak", "", "keys=id.log2, 10^4 ids")
 			row("h2", "ak", "", "keys=id.buckets=64, 10^4 ids")
-			printf "%-4s %-44s %9s\n", "as", "pipe ping-pong, per switch (absolute)", fmt(val("as", "-"))
+			abs("as", "pipe ping-pong, per switch (absolute)")
 			one("si", "-", "as", "empty probe on sched_switch (floor)")
 			row("sb", "as", "si", "sched_switch enabled, ring buffer")
 			row("sc", "as", "si", "sched_switch hist:keys=common_pid")
 			row("sd", "as", "si", "keys=prev_pid,next_pid vals=3")
 			row("sg", "as", "si", "waking->switch latency, onmax (per switch)")
-			printf "%-4s %-44s %9s\n", "am", "poll(31 fds): 1 kmalloc (absolute)", fmt(val("am", "-"))
+			abs("am", "poll(31 fds): 1 kmalloc (absolute)")
 			one("mi", "-", "am", "empty probe on kmalloc (floor)")
 			row("mb", "am", "mi", "kmalloc enabled, ring buffer")
 			row("mc", "am", "mi", "kmalloc hist:keys=common_pid")
@@ -201,7 +205,7 @@ tabulate() {
 		if (val("a2", "-") != "") {
 			print ""
 			print "smp boot (2 vCPUs, single-threaded TCG, real time): 2 threads x N, wall per thread-iteration, min over rounds, above a2"
-			printf "%-4s %-44s %9s\n", "a2", "getppid() x 2 threads, no tracing (absolute)", fmt(val("a2", "-"))
+			abs("a2", "getppid() x 2 threads, no tracing (absolute)")
 			row("f", "a2", "", "hist:keys=id, same key from both CPUs")
 			row("f2", "a2", "", "hist:keys=common_pid, a key per thread")
 			row("fb", "a2", "", "sys_enter enabled, ring buffer")
