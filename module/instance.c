@@ -13,6 +13,7 @@
 #include <linux/err.h>
 #include <linux/string.h>
 #include "khist.h"
+#include "conform/conform.h"
 #include "synth/synth.h"
 
 struct khist_instance *khist_top;
@@ -90,11 +91,15 @@ static void khist_instance_remove_files(struct khist_instance *inst)
 					     "instances" };
 	unsigned int i;
 
+	khist_conform_exit(inst);
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		khist_fs_remove(khist_fs_lookup(inst->dir, names[i]));
 }
 
-/* error_log, events/, the ring buffer and every event, in inst->dir. */
+/*
+ * error_log, events/, the conformance files (current_tracer, options/, ...),
+ * the ring buffer and every event, in inst->dir.
+ */
 static int khist_instance_fill(struct khist_instance *inst)
 {
 	int ret;
@@ -108,6 +113,9 @@ static int khist_instance_fill(struct khist_instance *inst)
 		inst->events_dir = NULL;
 		return ret;
 	}
+	ret = khist_conform_init(inst);
+	if (ret)
+		return ret;
 	return khist_ringbuf_init(inst);
 }
 

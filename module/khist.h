@@ -33,6 +33,7 @@ struct khist_event;
  * @list:         entry in khist_instances; khist_event_mutex
  * @errlog_lock:  serialises @errlog
  * @errlog:       the last rejected commands, shown in error_log
+ * @options:      trace options (bits of enum khist_option, conform/)
  */
 struct khist_instance {
 	const char *name;
@@ -46,6 +47,7 @@ struct khist_instance {
 	struct list_head list;
 	struct mutex errlog_lock; /* see @errlog_lock above */
 	struct khist_errlog errlog;
+	unsigned long options;
 };
 
 extern struct khist_instance *khist_top;

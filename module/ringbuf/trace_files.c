@@ -4,8 +4,8 @@
  * buffer_size_kb at the root of the instance.
  *
  * `trace` reads the buffer without consuming it, merging the CPUs by
- * timestamp (its iterators pause recording on the buffer while it is
- * open, like ftrace's default pause-on-trace); opening it for writing with
+ * timestamp; with options/pause-on-trace set (the default, as in ftrace)
+ * recording stops while a reader has it open. Opening it for writing with
  * O_TRUNC empties the buffer. `trace_pipe` consumes, and blocks while the
  * buffer is empty unless opened with O_NONBLOCK.
  */
@@ -18,6 +18,7 @@
 #include <linux/uaccess.h>
 #include "khist.h"
 #include "events/events.h"
+#include "conform/conform.h"
 #include "ringbuf.h"
 
 /* Longest trace_marker write kept (longer text is cut). */
@@ -33,6 +34,7 @@ struct khist_trace_iter {
 	u64 ts;
 	void *rec;
 	unsigned int size;
+	bool paused;
 	struct khist_out out;
 };
 
@@ -127,6 +129,8 @@ static void khist_trace_iter_free(struct khist_trace_iter *ti)
 	for_each_possible_cpu(cpu)
 		if (ti->it[cpu])
 			ring_buffer_read_finish(ti->it[cpu]);
+	if (ti->paused)
+		ring_buffer_record_enable(ti->buf->rb);
 	kfree(ti->it);
 	kfree(ti->out.buf);
 }
@@ -151,6 +155,10 @@ static int khist_trace_open(struct inode *inode, struct file *file)
 	ti->it = kcalloc(nr_cpu_ids, sizeof(*ti->it), GFP_KERNEL);
 	if (!ti->out.buf || !ti->it)
 		goto fail;
+	/* Stop recording first, as ftrace does, so the view is stable. */
+	ti->paused = khist_option_get(buf->inst, KHIST_OPT_PAUSE_ON_TRACE);
+	if (ti->paused)
+		ring_buffer_record_disable(buf->rb);
 	for_each_possible_cpu(cpu)
 		ti->it[cpu] = ring_buffer_read_start(buf->rb, cpu, GFP_KERNEL);
 	return 0;
