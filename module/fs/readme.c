@@ -35,6 +35,8 @@ static const char khist_readme_text[] =
 	"  available_events\t- every event that can be enabled (system:event)\n"
 	"  set_event\t- the enabled events; 'echo sys:event >> set_event' enables,\n"
 	"\t\t  'echo !sys:event >> set_event' disables, sys:* for a system\n"
+	"  instances/\t- Make sub-buffers with: mkdir instances/foo; each has its\n"
+	"\t\t  own buffer, events, triggers and histograms; rmdir removes it\n"
 	"  events/enable, events/<system>/enable\t- 0, 1, or X when mixed\n"
 	"  events/<system>/<event>/\n"
 	"\t  enable\t- 0 or 1 (0*, 1*: attached for triggers)\n"
