@@ -120,8 +120,9 @@ static unsigned int tree_depth(const struct khist_bfield *f)
  * Like the kernel, a listing shows an expression operand with its
  * modifier, which for some operands does not read back the same:
  * "common_timestamp.usecs-$a-$b" lists as "...-$a.usecs-$b", and
- * "common_stacktrace/3" as "common_stacktrace.stacktrace/3", which both
- * kernels refuse. No round trip for such trees.
+ * "common_stacktrace/3" as "common_stacktrace.stacktrace/3", and
+ * "1/id.buckets=10" as "1/id.buckets" (no "=10"), which both kernels
+ * refuse. No round trip for such trees.
  */
 static bool lists_modifier_on_subexpr(const struct khist_bfield *f)
 {
@@ -136,7 +137,7 @@ static bool lists_modifier_on_subexpr(const struct khist_bfield *f)
 		if (!o[i] ||
 		    (f->kind != KHIST_BF_BINOP && f->kind != KHIST_BF_UMINUS))
 			continue;
-		if (o[i]->flags & KHIST_HF_STACKTRACE)
+		if (o[i]->flags & (KHIST_HF_STACKTRACE | KHIST_HF_BUCKET))
 			return true;
 		if ((o[i]->kind == KHIST_BF_BINOP ||
 		     o[i]->kind == KHIST_BF_UMINUS) &&
@@ -148,9 +149,44 @@ static bool lists_modifier_on_subexpr(const struct khist_bfield *f)
 	       lists_modifier_on_subexpr(f->r);
 }
 
+static bool has_ref(const struct khist_bfield *f)
+{
+	if (!f)
+		return false;
+	if (f->flags & (KHIST_HF_VARREF | KHIST_HF_ALIAS))
+		return true;
+	return has_ref(f->l) || has_ref(f->r);
+}
+
+/*
+ * Like the kernel, "$c" names a variable of the same trigger by pasting
+ * its text when that text is neither an expression nor a reference, and a
+ * constant expression is listed folded: "c=1-2,x=$c" lists as
+ * "c=18446744073709551615,x=$c", where "$c" now reads as the field
+ * "18446744073709551615" ("Couldn't find field", in both kernels too).
+ */
+static bool refs_folded_const(const struct khist_hist_spec *sp)
+{
+	bool folded = false, refs = false;
+	unsigned int i;
+
+	for (i = 0; i < sp->n_vars; i++) {
+		folded |= sp->vars[i].f->kind == KHIST_BF_CONST;
+		refs |= has_ref(sp->vars[i].f);
+	}
+	for (i = 0; i < sp->n_keys; i++)
+		refs |= has_ref(sp->keys[i].f);
+	for (i = 1; i < sp->n_vals; i++)
+		refs |= has_ref(sp->vals[i]);
+	return folded && refs;
+}
+
 static bool reparses(const struct khist_hist_spec *sp)
 {
 	unsigned int i;
+
+	if (refs_folded_const(sp))
+		return false;
 
 	for (i = 0; i < sp->n_keys; i++)
 		if (lists_modifier_on_subexpr(sp->keys[i].f))
