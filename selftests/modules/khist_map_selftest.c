@@ -18,11 +18,12 @@
  *   - sorted snapshots: sum descending then key, ties by insertion order;
  *   - variable slots: unset until set, a value per slot;
  *   - per-CPU and shared (atomic) sums;
- *   - concurrency: one kthread bound to each online CPU and a hard-irq
- *     hrtimer on each CPU insert overlapping keys and add to their sums
- *     for stress_ms milliseconds while this thread grows the map; then
- *     every key is present once and the sums, hits and drops add up to
- *     the updates made.
+ *   - concurrency: one kthread bound to each online CPU, a hard-irq
+ *     hrtimer on each CPU and (x86) NMIs the timers send to the next CPU
+ *     insert overlapping keys and add to their sums for stress_ms
+ *     milliseconds while this thread grows the map; then every key is
+ *     present once and the sums, hits and drops add up to the updates
+ *     made.
  */
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
@@ -34,6 +35,14 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#define MST_HAVE_NMI 1
+#else
+#define MST_HAVE_NMI 0
+#endif
 
 #include "map.h"
 
@@ -361,6 +370,8 @@ struct mst_stress {
 	struct khist_map *map;
 	atomic64_t updates;
 	atomic64_t irq_updates;
+	atomic64_t nmi_updates;
+	atomic64_t nmi_sent;
 	bool stop;
 };
 
@@ -397,6 +408,73 @@ static void mst_update(struct mst_stress *s, u64 *rng, atomic64_t *count)
 	atomic64_inc(count);
 }
 
+#if MST_HAVE_NMI
+/*
+ * NMIs: each timer tick sends one to the next online CPU, which may be in
+ * the middle of an insert from its kthread or its own timer. The handler
+ * claims only NMIs this module asked for (mst_nmi_pending).
+ */
+static struct mst_stress *mst_nmi_stress;
+static DEFINE_PER_CPU(atomic_t, mst_nmi_pending);
+static DEFINE_PER_CPU(u64, mst_nmi_rng);
+
+static int mst_nmi(unsigned int type, struct pt_regs *regs)
+{
+	struct mst_stress *s = READ_ONCE(mst_nmi_stress);
+	u64 *rng = this_cpu_ptr(&mst_nmi_rng);
+	unsigned int i;
+
+	if (!atomic_xchg(this_cpu_ptr(&mst_nmi_pending), 0))
+		return NMI_DONE;
+	if (!*rng)
+		*rng = 0x9e3779b97f4a7c15ULL ^ (smp_processor_id() + 1);
+	for (i = 0; s && i < 4; i++)
+		mst_update(s, rng, &s->nmi_updates);
+	return NMI_HANDLED;
+}
+
+static void mst_nmi_send(struct mst_stress *s)
+{
+	int cpu = cpumask_next(smp_processor_id(), cpu_online_mask);
+
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	atomic_set(per_cpu_ptr(&mst_nmi_pending, cpu), 1);
+	atomic64_inc(&s->nmi_sent);
+	apic->send_IPI_mask(cpumask_of(cpu), NMI_VECTOR);
+}
+
+static int mst_nmi_start(struct mst_stress *s)
+{
+	int ret = register_nmi_handler(NMI_LOCAL, mst_nmi, 0, "khist_mapst");
+
+	if (!ret)
+		WRITE_ONCE(mst_nmi_stress, s);
+	return ret;
+}
+
+static void mst_nmi_stop(void)
+{
+	/* The last NMIs, sent before the timers stopped, have landed. */
+	msleep(20);
+	WRITE_ONCE(mst_nmi_stress, NULL);
+	unregister_nmi_handler(NMI_LOCAL, "khist_mapst");
+}
+#else
+static void mst_nmi_send(struct mst_stress *s)
+{
+}
+
+static int mst_nmi_start(struct mst_stress *s)
+{
+	return 0;
+}
+
+static void mst_nmi_stop(void)
+{
+}
+#endif
+
 static int mst_thread(void *arg)
 {
 	struct mst_worker *w = arg;
@@ -423,6 +501,7 @@ static enum hrtimer_restart mst_timer(struct hrtimer *t)
 		mst_update(w->s, &w->irq_rng, &w->s->irq_updates);
 	if (READ_ONCE(w->s->stop))
 		return HRTIMER_NORESTART;
+	mst_nmi_send(w->s);
 	hrtimer_forward_now(t, ns_to_ktime(200 * NSEC_PER_USEC));
 	return HRTIMER_RESTART;
 }
@@ -448,7 +527,8 @@ static const char *mst_check_stress(struct mst_stress *s, char *buf,
 	seen = bitmap_zalloc(MST_KEYS, GFP_KERNEL);
 	if (!seen)
 		return "no memory for the check";
-	total = atomic64_read(&s->updates) + atomic64_read(&s->irq_updates);
+	total = atomic64_read(&s->updates) + atomic64_read(&s->irq_updates) +
+		atomic64_read(&s->nmi_updates);
 	while ((e = khist_map_next(s->map, &pos))) {
 		memcpy(&id, khist_map_elt_key(e), sizeof(id));
 		if (id >= MST_KEYS || test_and_set_bit(id, seen)) {
@@ -477,10 +557,14 @@ static const char *mst_check_stress(struct mst_stress *s, char *buf,
 		why = "hits + drops is not the number of updates";
 	if (!why && !atomic64_read(&s->irq_updates))
 		why = "the timer never ran";
-	snprintf(buf, size,
-		 "%u keys, %llu updates (%llu in hard irq), %llu drops, max %u",
-		 n, total, (u64)atomic64_read(&s->irq_updates), st.drops,
-		 st.max);
+	if (!why && MST_HAVE_NMI && !atomic64_read(&s->nmi_updates))
+		why = "no NMI arrived";
+	snprintf(buf, size, "%u keys, %llu updates, %llu in irq, %llu in NMI",
+		 n, total, (u64)atomic64_read(&s->irq_updates),
+		 (u64)atomic64_read(&s->nmi_updates));
+	snprintf(buf + strlen(buf), size - strlen(buf),
+		 " (%llu NMIs sent), %llu drops, max %u",
+		 (u64)atomic64_read(&s->nmi_sent), st.drops, st.max);
 	bitmap_free(seen);
 	return why;
 }
@@ -498,9 +582,10 @@ static const char *mst_stress(u32 flags, char *buf, size_t size)
 	if (IS_ERR(s.map))
 		return "create failed";
 	w = kcalloc(nr_cpu_ids, sizeof(*w), GFP_KERNEL);
-	if (!w) {
+	if (!w || mst_nmi_start(&s)) {
+		kfree(w);
 		khist_map_destroy(s.map);
-		return "no memory";
+		return "no memory or no NMI handler";
 	}
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
@@ -539,6 +624,7 @@ static const char *mst_stress(u32 flags, char *buf, size_t size)
 		kthread_stop(w[i].task);
 		hrtimer_cancel(&w[i].timer);
 	}
+	mst_nmi_stop();
 	if (!why)
 		why = mst_check_stress(&s, buf, size);
 	kfree(w);
@@ -548,15 +634,15 @@ static const char *mst_stress(u32 flags, char *buf, size_t size)
 
 static void mst_concurrency(void)
 {
-	static char info[160];
+	static char info[200];
 	const char *why;
 
 	why = mst_stress(KHIST_MAP_F_PERCPU, info, sizeof(info));
 	pr_info("per-CPU sums: %s\n", info);
-	mst_report("kthreads + hard irq, growing, per-CPU sums", why);
+	mst_report("kthreads + hard irq + NMI, growing, per-CPU sums", why);
 	why = mst_stress(KHIST_MAP_F_ATOMIC, info, sizeof(info));
 	pr_info("atomic sums: %s\n", info);
-	mst_report("kthreads + hard irq, growing, atomic sums", why);
+	mst_report("kthreads + hard irq + NMI, growing, atomic sums", why);
 }
 
 static int __init khist_map_selftest_init(void)
