@@ -206,6 +206,7 @@ int khist_hist_clock_lookup(const char *name, khist_clock_fn *fn, bool *ns);
 /* hist_run.c */
 void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 		     u64 ts);
+void khist_hist_learn_tracepoint(const char *name);
 int khist_hist_pads_init(void);
 void khist_hist_pads_exit(void);
 bool khist_hist_var_read(struct khist_hist_trigger *ht, unsigned int idx,

@@ -45,6 +45,19 @@ static void khist_hist_log(struct khist_event *ev, const char *cmd,
 }
 
 /* Caret: first occurrence of @s in the command, else 0 (ftrace's rule). */
+static unsigned int khist_hist_caret(const char *cmd, const char *s);
+
+/* ftrace looks for the whole "name=<name>" token. */
+static void khist_hist_log_named(struct khist_event *ev, const char *cmd,
+				 const char *name)
+{
+	char *tok = kasprintf(GFP_KERNEL, "name=%s", name);
+
+	khist_hist_log(ev, cmd, KHIST_HERR_NAMED_MISMATCH,
+		       tok ? khist_hist_caret(cmd, tok) : 0);
+	kfree(tok);
+}
+
 static unsigned int khist_hist_caret(const char *cmd, const char *s)
 {
 	const char *p = s && *s ? strstr(cmd, s) : NULL;
@@ -321,8 +334,7 @@ static int khist_hist_register(struct khist_event *ev,
 	if (sp->name) {
 		named = khist_hist_named_find(sp->name);
 		if (named && !khist_hist_fits_named(sp, named)) {
-			khist_hist_log(ev, ecmd, KHIST_HERR_NAMED_MISMATCH,
-				       khist_hist_caret(ecmd, sp->name));
+			khist_hist_log_named(ev, ecmd, sp->name);
 			return -EINVAL;
 		}
 	}
@@ -346,6 +358,13 @@ static int khist_hist_register(struct khist_event *ev,
 		ht->hd = named;
 	} else {
 		hd = khist_hist_data_create(sp);
+		if (!IS_ERR(hd) && hd->needs_stack) {
+			/* Raw syscalls feed the syscalls:* events too. */
+			if (ev->def->tp_name)
+				khist_hist_learn_tracepoint(ev->def->tp_name);
+			khist_hist_learn_tracepoint("sys_enter");
+			khist_hist_learn_tracepoint("sys_exit");
+		}
 		if (IS_ERR(hd)) {
 			if (PTR_ERR(hd) == -E2BIG)
 				khist_hist_log(ev, ecmd,

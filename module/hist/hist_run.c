@@ -8,10 +8,14 @@
  * the key, inserts it into the map, adds the sums and stores the
  * variables. No lock, no allocation; the map handles concurrent inserts.
  */
+#include <linux/kallsyms.h>
+#include <linux/kstrtox.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/stacktrace.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
 #include "hist.h"
 #include "../core/hist_eval.h"
 
@@ -22,11 +26,13 @@
 /**
  * struct khist_hist_pad - scratch space of one nesting level
  * @key:   the compound key being built
- * @stack: a captured stack, khist's own frames included
+ * @raw:   a captured stack, khist's own frames included
+ * @stack: the frames kept (zero-padded)
  */
 struct khist_hist_pad {
 	u8 key[KHIST_KEY_SIZE_MAX] __aligned(8);
-	unsigned long stack[KHIST_STACK_DEPTH + KHIST_STACK_EXTRA];
+	unsigned long raw[KHIST_STACK_DEPTH + KHIST_STACK_EXTRA];
+	unsigned long stack[KHIST_STACK_DEPTH];
 };
 
 /**
@@ -40,6 +46,74 @@ struct khist_hist_pads {
 };
 
 static struct khist_hist_pads __percpu *khist_pads;
+
+/*
+ * Tracepoint iterators (__traceiter_<name>) seen in captured stacks: the
+ * tracepoint calls them when it has several probes; ftrace's fixed skip
+ * drops that frame, so khist drops it too. Append-only, filled in process
+ * context, read locklessly on the fast path.
+ */
+#define KHIST_ITERS_MAX 16
+static unsigned long khist_iter_lo[KHIST_ITERS_MAX];
+static unsigned long khist_iter_hi[KHIST_ITERS_MAX];
+static int khist_n_iters;
+
+struct khist_tp_iter {
+	const char *name;
+	unsigned long lo, hi;
+};
+
+static void khist_tp_iter_match(struct tracepoint *tp, void *priv)
+{
+	struct khist_tp_iter *it = priv;
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned long size;
+	char *slash;
+
+	if (it->lo || strcmp(tp->name, it->name) || !tp->iterator)
+		return;
+	/* "__traceiter_x+0x0/0x50": the function's size follows the '/'. */
+	sprint_symbol(sym, (unsigned long)tp->iterator);
+	slash = strrchr(sym, '/');
+	if (!slash || kstrtoul(slash + 1, 0, &size) || !size)
+		return;
+	it->lo = (unsigned long)tp->iterator;
+	it->hi = it->lo + size;
+}
+
+/**
+ * khist_hist_learn_tracepoint() - skip a tracepoint's iterator in stacks
+ * @name: the tracepoint's name ("sched_switch")
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_hist_learn_tracepoint(const char *name)
+{
+	struct khist_tp_iter it = { .name = name };
+	int i, n = khist_n_iters;
+
+	for_each_kernel_tracepoint(khist_tp_iter_match, &it);
+	if (!it.lo || n == KHIST_ITERS_MAX)
+		return;
+	for (i = 0; i < n; i++)
+		if (khist_iter_lo[i] == it.lo)
+			return;
+	khist_iter_lo[n] = it.lo;
+	khist_iter_hi[n] = it.hi;
+	/* The range is complete before readers see the new count. */
+	smp_store_release(&khist_n_iters, n + 1);
+}
+
+static bool khist_in_iterator(unsigned long addr)
+{
+	/* Pairs with the release in khist_hist_learn_tracepoint(). */
+	int i, n = smp_load_acquire(&khist_n_iters);
+
+	for (i = 0; i < n; i++)
+		if (addr >= khist_iter_lo[i] && addr < khist_iter_hi[i])
+			return true;
+	return false;
+}
 
 /**
  * khist_hist_pads_init() - allocate the per-CPU scratch pads
@@ -77,6 +151,8 @@ static void khist_capture_stack(unsigned long *buf, unsigned long *out)
 	n = stack_trace_save(buf, KHIST_STACK_DEPTH + KHIST_STACK_EXTRA, 0);
 	for (i = 0; i < n && within_module(buf[i], THIS_MODULE); i++)
 		;
+	if (i < n && khist_in_iterator(buf[i]))
+		i++;
 	memset(out, 0, KHIST_STACK_SIZE);
 	if (i < n)
 		memcpy(out, buf + i,
@@ -165,10 +241,8 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 	}
 	c.cpu = smp_processor_id();
 	if (hd->needs_stack) {
-		unsigned long *kept = pad->stack + KHIST_STACK_EXTRA;
-
-		khist_capture_stack(pad->stack, kept);
-		c.stack = kept;
+		khist_capture_stack(pad->raw, pad->stack);
+		c.stack = pad->stack;
 	}
 	khist_hist_key_build(sp, &c, pad->key);
 	elt = khist_map_insert(hd->map, pad->key);
