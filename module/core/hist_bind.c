@@ -174,6 +174,7 @@ static struct khist_bfield *bind_field(struct bctx *b, struct khist_span str,
 	u32 flags = ctx;
 	u64 buckets = 0;
 	u8 kind = KHIST_BF_FIELD;
+	const char *cpu_alias = NULL;
 	bool stack_mod = false;
 	int i;
 
@@ -210,6 +211,8 @@ static struct khist_bfield *bind_field(struct bctx *b, struct khist_span str,
 			    khist_span_eq(b->cmd, fname, "CPU")) {
 				kind = KHIST_BF_CPU;
 				flags |= KHIST_HF_CPU;
+				/* ftrace names it after the generic field */
+				cpu_alias = w[fname.pos] == 'c' ? "cpu" : "CPU";
 			} else if (khist_span_eq(b->cmd, fname, "stacktrace") ||
 				   khist_span_eq(b->cmd, fname, "STACKTRACE")) {
 				kind = KHIST_BF_STACK;
@@ -279,7 +282,7 @@ static struct khist_bfield *bind_field(struct bctx *b, struct khist_span str,
 	if (fd)
 		f->name = fd->name;
 	else if (kind == KHIST_BF_CPU)
-		f->name = "common_cpu";
+		f->name = cpu_alias ? cpu_alias : "common_cpu";
 	else if (kind == KHIST_BF_TIMESTAMP)
 		f->name = "common_timestamp";
 	else if (kind == KHIST_BF_STACK)

@@ -271,12 +271,13 @@ static ssize_t khist_trigger_write(struct file *file, const char __user *ubuf,
 	char *cmd;
 	int ret;
 
+	if (!count)
+		return 0;
 	cmd = khist_copy_cmd(ubuf, count);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
-	if (!*strim(cmd))
-		ret = 0;
-	else if (ops && ops->write)
+	/* A blank command is refused, as ftrace does (after any O_TRUNC). */
+	if (ops && ops->write)
 		ret = ops->write(ev, strim(cmd), !(file->f_flags & O_TRUNC));
 	else
 		ret = -EINVAL;

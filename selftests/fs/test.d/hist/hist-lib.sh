@@ -20,7 +20,7 @@ hist_setup() {
 
 hist_cleanup() {
 	for e in sample pair_a pair_b; do
-		echo > "$HIST_EV/$e/trigger" 2>/dev/null || true
+		: > "$HIST_EV/$e/trigger" 2>/dev/null || true
 	done
 	rmmod khist_test_events 2>/dev/null || true
 }
