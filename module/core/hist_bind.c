@@ -28,7 +28,12 @@ static const struct khist_field_desc khist_common_fields[] = {
 static int berr(struct bctx *b, unsigned int code, u16 pos)
 {
 	khist_hist_err_add(b->err, code, pos);
-	b->ret = code == KHIST_HERR_DIVISION_BY_ZERO ? -EDOM : -EINVAL;
+	if (code == KHIST_HERR_DIVISION_BY_ZERO)
+		b->ret = -EDOM;
+	else if (code == KHIST_HERR_TOO_MANY_SAVE_ACTIONS)
+		b->ret = -EEXIST;
+	else
+		b->ret = -EINVAL;
 	return b->ret;
 }
 
@@ -628,6 +633,10 @@ static int bind_vars(struct bctx *b)
 		name = sdup(b, it->var);
 		if (!name)
 			return b->ret;
+		if (!cmd->remove && b->ops && b->ops->var_taken &&
+		    b->ops->var_taken(b->ops->ctx, name))
+			return berr(b, KHIST_HERR_DUPLICATE_VAR,
+				    epos(b, it->var));
 		f = bind_ex(b, it->ex, KHIST_HF_VAR, name);
 		if (!f)
 			return b->ret;

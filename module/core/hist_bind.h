@@ -183,6 +183,8 @@ struct khist_var_info {
  * struct khist_bind_ops - optional lookups into the rest of the instance
  * @ctx:          passed back to the callbacks
  * @event_exists: does sys/event exist? (onmatch); NULL: assume yes
+ * @var_taken:    is the name already a variable of another hist trigger on
+ *                this event? ("Variable already defined"); NULL: no
  * @find_var:     look up another trigger's variable: 0 found, -ENOENT
  *                not found, -ENOTUNIQ ambiguous; NULL: leave unresolved
  *
@@ -192,6 +194,7 @@ struct khist_var_info {
 struct khist_bind_ops {
 	void *ctx;
 	bool (*event_exists)(void *ctx, const char *sys, const char *event);
+	bool (*var_taken)(void *ctx, const char *var);
 	int (*find_var)(void *ctx, const char *sys, const char *event,
 			const char *var, struct khist_var_info *info);
 };

@@ -65,10 +65,15 @@ static unsigned int khist_hist_caret(const char *cmd, const char *s)
 	return p ? p - cmd : 0;
 }
 
-/* @ctx: the instance of the event the trigger is written to. */
-static bool khist_event_exists(void *ctx, const char *sys, const char *ev)
+/*
+ * The binder's lookups; @ctx is the event the trigger is written to, and
+ * names resolve in that event's instance.
+ */
+static bool khist_event_exists(void *ctx, const char *sys, const char *name)
 {
-	return !!khist_event_find_in(ctx, sys, ev);
+	struct khist_event *ev = ctx;
+
+	return !!khist_event_find_in(ev->inst, sys, name);
 }
 
 /* A variable @var of a hist trigger on @ev, or NULL. */
@@ -98,7 +103,7 @@ static int khist_find_var(void *ctx, const char *sys, const char *event,
 			  const char *var, struct khist_var_info *info)
 {
 	const struct khist_hvar *v = NULL, *hit;
-	struct khist_instance *inst = ctx;
+	struct khist_instance *inst = ((struct khist_event *)ctx)->inst;
 	struct khist_event *ev;
 	unsigned int found = 0;
 
@@ -127,8 +132,15 @@ static int khist_find_var(void *ctx, const char *sys, const char *event,
 	return 0;
 }
 
+/* ftrace's find_var(): another hist trigger on this event has @var. */
+static bool khist_var_taken(void *ctx, const char *var)
+{
+	return !!khist_ev_find_var(ctx, var);
+}
+
 static const struct khist_bind_ops khist_hist_bind_ops = {
 	.event_exists = khist_event_exists,
+	.var_taken = khist_var_taken,
 	.find_var = khist_find_var,
 };
 
@@ -408,7 +420,7 @@ static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
 	if (!ecmd)
 		return -ENOMEM;
 	bops = khist_hist_bind_ops;
-	bops.ctx = ev->inst;
+	bops.ctx = ev;
 	ret = khist_hist_compile(text, strlen(text), &ev->schema, &bops, &sp,
 				 &err);
 	if (ret) {
