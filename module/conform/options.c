@@ -20,6 +20,7 @@ static const struct {
 	bool on;
 } khist_option_info[KHIST_NR_OPTIONS] = {
 	[KHIST_OPT_PAUSE_ON_TRACE] = { "pause-on-trace", true },
+	[KHIST_OPT_STACKTRACE] = { "stacktrace", false },
 };
 
 /* The data of an options/<name> file. */

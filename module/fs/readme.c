@@ -32,6 +32,7 @@ static const char khist_readme_text[] =
 	"\t\t  'echo no<option> > trace_options' clears one\n"
 	"  options/\t- one file per option, 0 or 1:\n"
 	"\t  pause-on-trace\t- reading 'trace' stops recording until closed\n"
+	"\t  stacktrace\t- a <stack trace> record follows every recorded event\n"
 	"  available_events\t- every event that can be enabled (system:event)\n"
 	"  set_event\t- the enabled events; 'echo sys:event >> set_event' enables,\n"
 	"\t\t  'echo !sys:event >> set_event' disables, sys:* for a system\n"

@@ -23,6 +23,7 @@
 #include "events/events.h"
 #include "events/evfilter.h"
 #include "ringbuf.h"
+#include "conform/conform.h"
 
 #define KHIST_SCRATCH_LEVELS 4
 
@@ -266,7 +267,15 @@ static void khist_rec_finish(struct khist_rec_ctx *ctx)
 		return;
 	}
 	khist_comm_save(current);
-	khist_rb_unlock_commit(buf->rb, ctx->rbe);
+	if (khist_stack_wanted(ev->inst)) {
+		/* options/stacktrace: the stack follows the event. */
+		const struct khist_common_hdr hdr = *(typeof(hdr) *)ctx->rec;
+
+		khist_rb_unlock_commit(buf->rb, ctx->rbe);
+		khist_stack_record(ev->inst, &hdr);
+	} else {
+		khist_rb_unlock_commit(buf->rb, ctx->rbe);
+	}
 	khist_wake(buf);
 }
 
@@ -286,8 +295,11 @@ static void khist_rec_deliver(struct khist_event *ev,
 	if (filter && !khist_evfilter_match(filter, ctx->rec, ctx->size))
 		return;
 	khist_comm_save(current);
-	if (!ring_buffer_write(buf->rb, ctx->size, ctx->rec))
-		khist_wake(buf);
+	if (ring_buffer_write(buf->rb, ctx->size, ctx->rec))
+		return;
+	if (khist_stack_wanted(ev->inst))
+		khist_stack_record(ev->inst, ctx->rec);
+	khist_wake(buf);
 }
 
 /**
