@@ -44,21 +44,30 @@ struct khist_comm {
 static struct khist_comm khist_comms[KHIST_COMM_SLOTS];
 static arch_spinlock_t khist_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 
+/*
+ * The task whose name this CPU saved last: like ftrace, which saves names
+ * once per context switch, a task recording again and again costs one
+ * compare (a name changed by exec shows once another task recorded here).
+ */
+static DEFINE_PER_CPU(struct task_struct *, khist_comm_last);
+
 static void khist_comm_save(struct task_struct *tsk)
 {
 	struct khist_comm *c = &khist_comms[tsk->pid % KHIST_COMM_SLOTS];
 
-	if (!tsk->pid)
+	if (!tsk->pid || this_cpu_read(khist_comm_last) == tsk)
 		return;
 	if (READ_ONCE(c->pid) == tsk->pid &&
 	    !strncmp(c->comm, tsk->comm, TASK_COMM_LEN))
-		return;
+		goto saved;
 	/* Never wait: an NMI may have interrupted the holder. */
 	if (!arch_spin_trylock(&khist_comm_lock))
 		return;
 	c->pid = tsk->pid;
 	strscpy(c->comm, tsk->comm, TASK_COMM_LEN);
 	arch_spin_unlock(&khist_comm_lock);
+saved:
+	this_cpu_write(khist_comm_last, tsk);
 }
 
 /**
@@ -163,8 +172,13 @@ void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 {
 	struct khist_buffer *buf = READ_ONCE(ev->inst->buf);
 	struct khist_common_hdr hdr;
+	bool record;
 
 	if (unlikely(!buf))
+		return NULL;
+	/* Nobody wants it: stop before building anything. */
+	record = !READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on);
+	if (!record && !READ_ONCE(ev->has_triggers))
 		return NULL;
 	/* Before the ring buffer takes its own preemption level. */
 	khist_fill_hdr(&hdr, ev->schema.id);
@@ -174,7 +188,7 @@ void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 	ctx->size = size;
 	ctx->rbe = NULL;
 	ctx->level = -1;
-	if (!READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on)) {
+	if (record) {
 		ctx->rbe = ring_buffer_lock_reserve(buf->rb, size);
 		if (ctx->rbe) {
 			ctx->rec = ring_buffer_event_data(ctx->rbe);
@@ -233,15 +247,19 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 }
 EXPORT_SYMBOL_GPL(khist_rec_reserve);
 
+/* @ts: the hit's timestamp, read on first use (0: not yet). */
 static void khist_rec_run_triggers(struct khist_event *ev,
-				   struct khist_rec_ctx *ctx, u64 ts)
+				   struct khist_rec_ctx *ctx, u64 *ts)
 {
 	const struct khist_trigger_ops *tops;
 
 	if (READ_ONCE(ev->has_triggers)) {
 		tops = READ_ONCE(khist_trigger_ops);
-		if (tops && tops->call)
-			tops->call(ev, ctx->rec, ctx->size, ts);
+		if (!tops || !tops->call)
+			return;
+		if (!*ts)
+			*ts = trace_clock_local();
+		tops->call(ev, ctx->rec, ctx->size, *ts);
 	}
 }
 
@@ -281,7 +299,7 @@ static void khist_rec_finish(struct khist_rec_ctx *ctx)
 
 /* One instance's share of a record built in scratch. */
 static void khist_rec_deliver(struct khist_event *ev,
-			      struct khist_rec_ctx *ctx, u64 ts)
+			      struct khist_rec_ctx *ctx, u64 *ts)
 {
 	struct khist_buffer *buf = ev->inst->buf;
 	struct khist_filter *filter;
@@ -311,17 +329,17 @@ static void khist_rec_deliver(struct khist_event *ev,
 void khist_rec_commit(struct khist_rec_ctx *ctx)
 {
 	struct khist_event *ev;
-	u64 ts = trace_clock_local();
+	u64 ts = 0;
 
 	if (!ctx->multi) {
-		khist_rec_run_triggers(ctx->ev, ctx, ts);
+		khist_rec_run_triggers(ctx->ev, ctx, &ts);
 		khist_rec_finish(ctx);
 		return;
 	}
 	/* Readers of inst_evs: this probe, with preemption disabled. */
-	khist_rec_deliver(ctx->ev, ctx, ts);
+	khist_rec_deliver(ctx->ev, ctx, &ts);
 	list_for_each_entry_rcu(ev, &ctx->ev->inst_evs, inst_node)
-		khist_rec_deliver(ev, ctx, ts);
+		khist_rec_deliver(ev, ctx, &ts);
 	this_cpu_dec(khist_scratch->level);
 }
 EXPORT_SYMBOL_GPL(khist_rec_commit);
@@ -339,7 +357,9 @@ EXPORT_SYMBOL_GPL(khist_rec_commit);
  */
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len)
 {
-	khist_rec_run_triggers(ctx->ev, ctx, trace_clock_local());
+	u64 ts = 0;
+
+	khist_rec_run_triggers(ctx->ev, ctx, &ts);
 	if (!len || s[len - 1] != '\n') {
 		s[len++] = '\n';
 		s[len] = '\0';
