@@ -59,9 +59,8 @@ skip=$(grep '^ok' "$out/all.tap" | grep -c '# SKIP' | tr -d ' ')
 fail=$(grep -c '^not ok' "$out/all.tap" | tr -d ' ')
 pass=$((pass - skip))
 echo
-if [ "$skip" -gt 0 ]; then
-	echo "$pass passed, $fail failed, $skip skipped"
-else
-	echo "$pass passed, $fail failed"
-fi
+# Skips (features a test needs that khist does not claim yet) are listed
+# above and counted on their own line; the last line is always the total.
+[ "$skip" -gt 0 ] && echo "$skip skipped (not counted as passed)"
+echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
