@@ -30,6 +30,8 @@
 #   HISTDIFF_ONLY=GLOB   run only the cases whose id matches GLOB
 #   HISTDIFF_CONSOLE=1   copy each test's output to /dev/console (the VM's
 #                        console.log), where passing tests can be read too
+#   HISTDIFF_SHOW=GLOB   print the native hist files of the cases whose id
+#                        matches GLOB (to see what a case exercises)
 
 HD_NAT=/sys/kernel/tracing
 HD_LIB=${HD_LIB:-/selftests/fs/histdiff}
@@ -470,6 +472,12 @@ hd_snap_all() {
 	local e
 	for e in $HD_EVLIST; do
 		hd_snap_event "$e" "$1"
+		case $HD_ID in
+		${HISTDIFF_SHOW:-''})
+			echo "# native $1hist $e:"
+			sed 's/^/#   /' "$HD_NAT/events/$e/hist"
+			;;
+		esac
 	done
 }
 
