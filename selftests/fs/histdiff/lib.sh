@@ -328,6 +328,12 @@ hd_wl_forks() {
 	done
 }
 
+# openat() through pointers that sort differently as numbers and as
+# strings (hdopen.c); the child execs it, so its pid stays.
+hd_wl_opens() {
+	exec hdopen
+}
+
 # Execs of $HD_BIN/true by two children, then by the child itself.
 hd_wl_exec() {
 	"$HD_BIN/true"
@@ -337,7 +343,7 @@ hd_wl_exec() {
 
 hd_is_workload() {
 	case $1 in
-	none | files | fork | forks | mix | exec) return 0 ;;
+	none | files | fork | forks | mix | exec | opens) return 0 ;;
 	esac
 	return 1
 }
@@ -419,13 +425,14 @@ hd_diff() {
 	return 1
 }
 
-# Say so when two files hold the same lines in another order (the usual
-# cause: entries with equal sort values, which the map's layout orders).
+# Say so when two files hold the same lines in another order (entries with
+# equal sort values, which the kernel's map layout orders, or a compare
+# that differs).
 hd_order_hint() {
 	sort "$1" > "$HD_WORK/s1"
 	sort "$2" > "$HD_WORK/s2"
 	cmp -s "$HD_WORK/s1" "$HD_WORK/s2" &&
-		echo "(same lines in another order: entries with equal sort values?)"
+		echo "(same lines in another order: the sort differs)"
 	true
 }
 
