@@ -98,6 +98,8 @@ enum khist_bf_kind {
  * @name:      the kernel's "field name" (used to match sort= entries)
  * @text:      expressions: the re-rendered text ("a-$b"); else @name
  * @var_name:  top-level variable definitions: the variable's name
+ * @ref_idx:   VARREF (and alias): the reference slot the inter-event
+ *             layer gave it (its value is read from there on a hit)
  */
 struct khist_bfield {
 	u8 kind;
@@ -119,6 +121,7 @@ struct khist_bfield {
 	const char *name;
 	const char *text;
 	const char *var_name;
+	u16 ref_idx;
 };
 
 /**

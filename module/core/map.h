@@ -421,6 +421,21 @@ static inline bool khist_map_var_is_set(const struct khist_map_elt *elt,
 }
 
 /**
+ * khist_map_unset_var() - mark a variable as not set (read-once refs)
+ * @elt: element
+ * @i:   variable number
+ *
+ * Context: any, NMI included.
+ */
+static inline void khist_map_unset_var(struct khist_map_elt *elt,
+				       unsigned int i)
+{
+	u8 *flag = (u8 *)elt->data + elt->map->off_vset + i;
+
+	WRITE_ONCE(*flag, 0);
+}
+
+/**
  * khist_map_get_var() - read a variable
  * @elt: element
  * @i:   variable number

@@ -46,6 +46,7 @@
 #include "../core/map.h"
 
 struct khist_trigger;
+struct khist_inter;
 
 /**
  * struct khist_trigger_type - one trigger command ("hist", "traceon", ...)
@@ -140,6 +141,8 @@ typedef u64 (*khist_clock_fn)(void);
  * @comm_off:  offset of the saved comm in the extra area, or -1
  * @str_off:   offset of the first string/stack variable slot
  * @extra_size: bytes of the extra area
+ * @inter:     inter-event state (references, field variables, actions)
+ *             of the trigger that created the data, or NULL (inter.h)
  */
 struct khist_hist_data {
 	struct khist_hist_spec *spec;
@@ -154,6 +157,7 @@ struct khist_hist_data {
 	int comm_off;
 	u32 str_off;
 	u32 extra_size;
+	struct khist_inter *inter;
 };
 
 /**
@@ -162,12 +166,15 @@ struct khist_hist_data {
  * @spec:     bound to @base.ev (for the creator of @hd, @hd->spec)
  * @hd:       its data
  * @lost:     hits dropped because every scratch level was in use
+ * @inter:    while being created: its inter-event state, until the data
+ *            takes it over
  */
 struct khist_hist_trigger {
 	struct khist_trigger base;
 	struct khist_hist_spec *spec;
 	struct khist_hist_data *hd;
 	atomic64_t lost;
+	struct khist_inter *inter;
 };
 
 #define KHIST_STR_SLOT KHIST_STR_MAX
@@ -196,7 +203,8 @@ static inline struct khist_hist_trigger *khist_to_hist(struct khist_trigger *t)
 }
 
 /* hist_data.c */
-struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec);
+struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
+					       struct khist_inter *inter);
 bool khist_hist_data_unuse(struct khist_hist_data *hd);
 void khist_hist_data_put(struct khist_hist_data *hd);
 struct khist_hist_data *khist_hist_named_find(const char *name);

@@ -15,6 +15,7 @@
 #include "khist.h"
 #include "hist.h"
 #include "../core/hist_print.h"
+#include "inter.h"
 
 /**
  * khist_is_hist() - whether a trigger is a hist trigger
@@ -34,11 +35,23 @@ static char *khist_hist_errcmd(const char *param)
 	return kasprintf(GFP_KERNEL, "hist:%s", param ? param : "");
 }
 
-static void khist_hist_log(struct khist_event *ev, const char *cmd,
-			   unsigned int code, unsigned int pos)
+/**
+ * khist_hist_log() - log a hist command error to the event's error_log
+ * @ev:   the event the command was written to
+ * @cmd:  the error_log command ("hist:..."), or NULL to log nothing (the
+ *        commands khist issues itself)
+ * @code: enum khist_hist_errcode
+ * @pos:  caret position in @cmd
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_hist_log(struct khist_event *ev, const char *cmd, unsigned int code,
+		    unsigned int pos)
 {
 	char loc[128];
 
+	if (!cmd)
+		return;
 	snprintf(loc, sizeof(loc), "hist:%s:%s", ev->schema.system,
 		 ev->schema.name);
 	khist_error_report(ev->inst, loc, khist_hist_err_text(code), cmd, pos);
@@ -65,83 +78,29 @@ static unsigned int khist_hist_caret(const char *cmd, const char *s)
 	return p ? p - cmd : 0;
 }
 
+/* @ctx: the struct khist_inter_scope of the trigger being written. */
+static bool khist_event_exists(void *ctx, const char *sys, const char *ev)
+{
+	const struct khist_inter_scope *sc = ctx;
+
+	return !!khist_event_find_in(sc->inst, sys, ev);
+}
+
 /*
- * The binder's lookups; @ctx is the event the trigger is written to, and
- * names resolve in that event's instance.
+ * ftrace's find_var(): another hist trigger on the event being written
+ * already defines @var.
  */
-static bool khist_event_exists(void *ctx, const char *sys, const char *name)
-{
-	struct khist_event *ev = ctx;
-
-	return !!khist_event_find_in(ev->inst, sys, name);
-}
-
-/* A variable @var of a hist trigger on @ev, or NULL. */
-static const struct khist_hvar *khist_ev_find_var(struct khist_event *ev,
-						  const char *var)
-{
-	struct khist_ev_triggers *et = ev->trigger_data;
-	struct khist_trigger *t;
-	unsigned int i;
-
-	if (!et)
-		return NULL;
-	list_for_each_entry(t, &et->list, list) {
-		struct khist_hist_spec *sp;
-
-		if (!khist_is_hist(t))
-			continue;
-		sp = khist_to_hist(t)->spec;
-		for (i = 0; i < sp->n_vars; i++)
-			if (!strcmp(sp->vars[i].name, var))
-				return &sp->vars[i];
-	}
-	return NULL;
-}
-
-static int khist_find_var(void *ctx, const char *sys, const char *event,
-			  const char *var, struct khist_var_info *info)
-{
-	const struct khist_hvar *v = NULL, *hit;
-	struct khist_instance *inst = ((struct khist_event *)ctx)->inst;
-	struct khist_event *ev;
-	unsigned int found = 0;
-
-	if (*sys) {
-		ev = khist_event_find_in(inst, sys, event);
-		v = ev ? khist_ev_find_var(ev, var) : NULL;
-		found = !!v;
-	} else {
-		list_for_each_entry(ev, &inst->events, list) {
-			hit = khist_ev_find_var(ev, var);
-			if (hit) {
-				v = hit;
-				found++;
-			}
-		}
-	}
-	if (!found)
-		return -ENOENT;
-	if (found > 1)
-		return -ENOTUNIQ;
-	info->usecs = !!(v->f->flags & KHIST_HF_USECS);
-	info->is_const = !!(v->f->flags & KHIST_HF_CONST);
-	info->constant = v->f->constant;
-	info->is_string = v->str_idx >= 0;
-	info->size = v->f->size;
-	return 0;
-}
-
-/* ftrace's find_var(): another hist trigger on this event has @var. */
 static bool khist_var_taken(void *ctx, const char *var)
 {
-	return !!khist_ev_find_var(ctx, var);
+	const struct khist_inter_scope *sc = ctx;
+
+	return khist_inter_ev_defines(sc->ev, var);
 }
 
 static const struct khist_bind_ops khist_hist_bind_ops = {
 	.event_exists = khist_event_exists,
 	.var_taken = khist_var_taken,
-	.find_var = khist_find_var,
+	.find_var = khist_inter_bind_find_var,
 };
 
 static bool khist_same_field_desc(const struct khist_field_desc *a,
@@ -278,7 +237,7 @@ khist_hist_find(struct khist_event *ev, const struct khist_hist_spec *sp,
  */
 bool khist_hist_is_referenced(struct khist_hist_trigger *ht)
 {
-	return false;
+	return khist_inter_is_referenced(ht->hd);
 }
 
 static void khist_hist_free(struct khist_trigger *t)
@@ -296,7 +255,10 @@ static void khist_hist_free(struct khist_trigger *t)
 
 static void khist_hist_unlink(struct khist_trigger *t)
 {
-	khist_hist_data_unuse(khist_to_hist(t)->hd);
+	struct khist_hist_data *hd = khist_to_hist(t)->hd;
+
+	if (khist_hist_data_unuse(hd))
+		khist_inter_unlink(hd->inter);
 }
 
 static void khist_hist_remove(struct khist_hist_trigger *ht)
@@ -369,7 +331,7 @@ static int khist_hist_register(struct khist_event *ev,
 		named->refs++;
 		ht->hd = named;
 	} else {
-		hd = khist_hist_data_create(sp);
+		hd = khist_hist_data_create(sp, ht->inter);
 		if (!IS_ERR(hd) && hd->needs_stack) {
 			/* Raw syscalls feed the syscalls:* events too. */
 			if (ev->def->tp_name)
@@ -384,6 +346,7 @@ static int khist_hist_register(struct khist_event *ev,
 			return PTR_ERR(hd);
 		}
 		ht->hd = hd;
+		ht->inter = NULL;
 	}
 	return khist_trigger_add(ev, &ht->base);
 }
@@ -393,7 +356,13 @@ static void khist_hist_drop_new(struct khist_hist_trigger *ht)
 {
 	struct khist_hist_data *hd = ht->hd;
 
+	if (ht->inter) {
+		khist_inter_unlink(ht->inter);
+		khist_inter_free(ht->inter);
+		ht->inter = NULL;
+	}
 	if (hd && khist_hist_data_unuse(hd)) {
+		khist_inter_unlink(hd->inter);
 		if (hd->spec == ht->spec)
 			ht->spec = NULL;
 		khist_hist_data_put(hd);
@@ -404,35 +373,54 @@ static void khist_hist_drop_new(struct khist_hist_trigger *ht)
 	kfree(ht);
 }
 
-static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
-				char *param, const char *text)
+/* Parse and bind @text, with references resolved in @ev's instance. */
+static int khist_hist_cmd_compile(struct khist_event *ev, const char *text,
+				  struct khist_hist_spec **sp,
+				  struct khist_hist_err *err)
+{
+	struct khist_inter_scope scope = { ev->inst, ev, NULL };
+	struct khist_bind_ops bops = khist_hist_bind_ops;
+	struct khist_hist_cmd *cmd;
+	int ret;
+
+	*sp = NULL;
+	ret = khist_hist_parse(text, strlen(text), &cmd, err);
+	if (ret)
+		return ret;
+	/* Unqualified references look at the onmatch() events first. */
+	scope.cmd = cmd;
+	bops.ctx = &scope;
+	ret = khist_hist_bind(cmd, &ev->schema, &bops, sp, err);
+	if (ret)
+		khist_hist_cmd_free(cmd);
+	return ret;
+}
+
+/*
+ * One hist command on @ev: @param is what follows "hist:", @text the whole
+ * command; @ecmd the error_log command, NULL for khist's own commands
+ * (nothing is logged).
+ */
+static int khist_hist_cmd_run(struct khist_event *ev, const char *text,
+			      const char *ecmd)
 {
 	struct khist_hist_trigger *ht, *old;
 	struct khist_hist_data *named;
-	struct khist_bind_ops bops;
 	struct khist_hist_spec *sp;
 	struct khist_hist_err err;
 	unsigned int i;
-	char *ecmd;
 	int ret;
 
-	ecmd = khist_hist_errcmd(param);
-	if (!ecmd)
-		return -ENOMEM;
-	bops = khist_hist_bind_ops;
-	bops.ctx = ev;
-	ret = khist_hist_compile(text, strlen(text), &ev->schema, &bops, &sp,
-				 &err);
+	ret = khist_hist_cmd_compile(ev, text, &sp, &err);
 	if (ret) {
 		for (i = 0; i < err.n; i++)
 			khist_hist_log(ev, ecmd, err.e[i].code, err.e[i].pos);
-		goto out;
+		return ret;
 	}
 	ht = kzalloc(sizeof(*ht), GFP_KERNEL);
 	if (!ht) {
 		khist_hist_spec_free(sp);
-		ret = -ENOMEM;
-		goto out;
+		return -ENOMEM;
 	}
 	ht->base.type = &khist_hist_type;
 	ht->base.ev = ev;
@@ -443,8 +431,8 @@ static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
 		if (ret)
 			goto drop;
 	}
+	named = sp->name ? khist_hist_named_find(sp->name) : NULL;
 	if (sp->remove) {
-		named = sp->name ? khist_hist_named_find(sp->name) : NULL;
 		old = khist_hist_find(ev, sp, ht->base.filter_str, named);
 		if (old && khist_hist_is_referenced(old))
 			ret = -EBUSY;
@@ -454,15 +442,50 @@ static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
 	}
 	if (khist_hist_update_only(ev, sp, ht->base.filter_str))
 		goto drop;
+	/* A trigger joining a name= shares the first one's actions. */
+	if (!named) {
+		ret = khist_inter_create(ev, ht, ecmd, &ht->inter);
+		if (ret)
+			goto drop;
+	}
 	ret = khist_hist_register(ev, ht, ecmd);
 	if (ret)
 		goto drop;
-	goto out;
+	return 0;
 drop:
 	khist_hist_drop_new(ht);
-out:
+	return ret;
+}
+
+static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
+				char *param, const char *text)
+{
+	char *ecmd;
+	int ret;
+
+	ecmd = khist_hist_errcmd(param);
+	if (!ecmd)
+		return -ENOMEM;
+	ret = khist_hist_cmd_run(ev, text, ecmd);
 	kfree(ecmd);
 	return ret;
+}
+
+/**
+ * khist_hist_cmd_internal() - a hist command khist issues itself (the
+ * hidden hists that hold field variables of other events)
+ * @ev:   the event
+ * @text: "[!]hist:..."
+ *
+ * Nothing goes to error_log.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0 or -errno.
+ */
+int khist_hist_cmd_internal(struct khist_event *ev, const char *text)
+{
+	lockdep_assert_held(&khist_event_mutex);
+	return khist_hist_cmd_run(ev, text, NULL);
 }
 
 static void khist_hist_print_trigger(struct seq_file *m,

@@ -16,6 +16,7 @@
 #include "khist.h"
 #include "hist.h"
 #include "../core/hist_eval.h"
+#include "inter.h"
 
 /* Named hist data, across every event (kernel: named_triggers). */
 static LIST_HEAD(khist_named_list);
@@ -124,14 +125,19 @@ static bool khist_spec_uses_comm(const struct khist_hist_spec *sp)
 
 /**
  * khist_hist_data_create() - the map and layout for a new hist trigger
- * @spec: the bound trigger; on success the data owns it
+ * @spec:  the bound trigger; on success the data owns it
+ * @inter: its inter-event state (hidden variables and string slots are
+ *         added to the map), or NULL; on success the data owns it
  *
  * Context: process context, khist_event_mutex held.
  * Return: the data (refs 1), or an ERR_PTR: -E2BIG when the entry layout
  * does not fit the map, -EINVAL for an unknown clock, -ENOMEM.
  */
-struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec)
+struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
+					       struct khist_inter *inter)
 {
+	unsigned int n_vars = inter ? inter->n_vars : spec->n_vars;
+	unsigned int n_str = inter ? inter->n_str : spec->n_var_str;
 	struct khist_map_params p = {};
 	struct khist_hist_data *hd;
 	u32 extra;
@@ -148,10 +154,10 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec)
 		extra = TASK_COMM_LEN;
 	}
 	hd->str_off = extra;
-	extra += spec->n_var_str * KHIST_STR_SLOT;
+	extra += n_str * KHIST_STR_SLOT;
 	ret = -E2BIG;
 	if (extra > KHIST_MAP_EXTRA_MAX || spec->n_vals > KHIST_MAP_SUMS_MAX ||
-	    spec->n_vars > KHIST_MAP_VARS_MAX)
+	    n_vars > KHIST_MAP_VARS_MAX)
 		goto fail;
 	hd->extra_size = extra;
 	ret = khist_hist_clock_lookup(spec->clock, &hd->clock, &hd->clock_ns);
@@ -161,7 +167,7 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec)
 	p.max_entries = 1U << spec->map_bits;
 	p.key_size = spec->key_size;
 	p.n_sums = spec->n_vals;
-	p.n_vars = spec->n_vars;
+	p.n_vars = n_vars;
 	p.extra_size = extra;
 	hd->map = khist_map_create(&p, &khist_hist_map_ops, hd);
 	if (IS_ERR(hd->map)) {
@@ -173,6 +179,8 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec)
 	hd->refs = 1;
 	if (hd->name)
 		list_add_tail(&hd->named, &khist_named_list);
+	hd->inter = inter;
+	khist_inter_register(inter, hd);
 	return hd;
 fail:
 	kfree(hd);
@@ -225,6 +233,7 @@ bool khist_hist_data_unuse(struct khist_hist_data *hd)
  */
 void khist_hist_data_put(struct khist_hist_data *hd)
 {
+	khist_inter_free(hd->inter);
 	khist_map_destroy(hd->map);
 	khist_hist_spec_free(hd->spec);
 	kfree(hd);

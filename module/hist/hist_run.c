@@ -18,6 +18,7 @@
 #include <linux/tracepoint.h>
 #include "hist.h"
 #include "../core/hist_eval.h"
+#include "inter.h"
 
 #define KHIST_PAD_LEVELS 4
 /* Frames captured beyond the kept ones, to drop khist's own. */
@@ -28,11 +29,13 @@
  * @key:   the compound key being built
  * @raw:   a captured stack, khist's own frames included
  * @stack: the frames kept (zero-padded)
+ * @inter: the inter-event layer's scratch (reference values, ...)
  */
 struct khist_hist_pad {
 	u8 key[KHIST_KEY_SIZE_MAX] __aligned(8);
 	unsigned long raw[KHIST_STACK_DEPTH + KHIST_STACK_EXTRA];
 	unsigned long stack[KHIST_STACK_DEPTH];
+	struct khist_inter_pad inter;
 };
 
 /**
@@ -218,6 +221,7 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 	struct khist_hist_pads *pads;
 	struct khist_hist_pad *pad;
 	struct khist_map_elt *elt;
+	struct khist_inter *in;
 	unsigned int i;
 	int level;
 
@@ -245,6 +249,16 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 		c.stack = pad->stack;
 	}
 	khist_hist_key_build(sp, &c, pad->key);
+	/* Only the trigger that created the data runs its inter-event part. */
+	in = hd->spec == sp ? hd->inter : NULL;
+	if (in) {
+		c.ref = khist_inter_ref_value;
+		c.ref_arg = pad->inter.refs;
+		if (in->n_ext &&
+		    !khist_inter_resolve(in, pad->key, sp->key_size,
+					 pad->inter.refs))
+			goto out;
+	}
 	elt = khist_map_insert(hd->map, pad->key);
 	if (elt) {
 		khist_map_add(elt, 0, 1);
@@ -252,7 +266,10 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 			khist_map_add(elt, i, khist_hist_eval(sp->vals[i], &c));
 		if (sp->n_vars)
 			khist_hist_store_vars(hd, sp, elt, &c);
+		if (in)
+			khist_inter_hit(in, hd, elt, &c, &pad->inter);
 	}
+out:
 	barrier();
 	pads->level = level;
 }

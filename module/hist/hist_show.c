@@ -15,6 +15,7 @@
 #include "hist.h"
 #include "../core/hist_print.h"
 #include "../core/hist_sort.h"
+#include "inter.h"
 
 /**
  * struct khist_col_stat - column statistics for .percent and .graph
@@ -216,6 +217,8 @@ static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 		seq_puts(m, " ");
 		khist_print_val(m, f->name, f->flags, row->sums[i], &stats[i]);
 	}
+	if (hd->inter)
+		khist_inter_print_entry(m, hd, row->priv);
 	seq_puts(m, "\n");
 }
 

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inter.c - life cycle of a trigger's inter-event state (see inter.h):
+ * creation with the new trigger, registration once its data exists, the
+ * "is referenced" rule for removal, teardown, and the per-hit entry point
+ * called after the entry is updated.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "khist.h"
+#include "inter.h"
+
+/* Registered states, every instance; khist_event_mutex. */
+static LIST_HEAD(khist_inter_list);
+
+static bool khist_bf_has_ref(const struct khist_bfield *f)
+{
+	if (!f)
+		return false;
+	return f->kind == KHIST_BF_VARREF || khist_bf_has_ref(f->l) ||
+	       khist_bf_has_ref(f->r);
+}
+
+static bool khist_spec_needs_inter(const struct khist_hist_spec *sp)
+{
+	unsigned int i;
+
+	if (sp->cmd->n_actions)
+		return true;
+	for (i = 1; i < sp->n_vals; i++)
+		if (khist_bf_has_ref(sp->vals[i]))
+			return true;
+	for (i = 0; i < sp->n_vars; i++)
+		if (khist_bf_has_ref(sp->vars[i].f))
+			return true;
+	return false;
+}
+
+static void khist_inter_release(struct khist_inter *in)
+{
+	unsigned int i;
+
+	khist_inter_actions_release(in);
+	khist_inter_fvars_free(in->fvars, in->n_fvars);
+	khist_inter_fvars_free(in->save, in->n_save);
+	if (in->hidden)
+		for (i = 0; i < in->n_hidden; i++)
+			kfree(in->hidden[i].cmd);
+	kfree(in->hidden);
+	kfree(in);
+}
+
+/**
+ * khist_inter_create() - the inter-event state of a new trigger
+ * @ev:   its event
+ * @ht:   the trigger (its spec bound, not linked, no data yet)
+ * @ecmd: the error_log command, or NULL to log nothing
+ * @out:  the state, or NULL when the trigger needs none
+ *
+ * Gives each reference a slot, then builds the handlers in order (which
+ * may create field variables and hidden hist triggers on other events).
+ * On failure nothing is left behind.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0 or -errno (logged where the kernel logs).
+ */
+int khist_inter_create(struct khist_event *ev, struct khist_hist_trigger *ht,
+		       const char *ecmd, struct khist_inter **out)
+{
+	struct khist_inter_ctx ic = {
+		.ev = ev,
+		.ht = ht,
+		.sp = ht->spec,
+		.ecmd = ecmd,
+		.scope = { ev->inst, ev, ht->spec->cmd },
+	};
+	struct khist_inter *in;
+	int ret;
+
+	*out = NULL;
+	if (!khist_spec_needs_inter(ht->spec))
+		return 0;
+	in = kzalloc(sizeof(*in), GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&in->list);
+	in->ev = ev;
+	in->spec = ht->spec;
+	in->n_vars = ht->spec->n_vars;
+	in->n_str = ht->spec->n_var_str;
+	ic.in = in;
+	ret = -ENOMEM;
+	in->fvars =
+		kcalloc(KHIST_INTER_FVARS_MAX, sizeof(*in->fvars), GFP_KERNEL);
+	in->save =
+		kcalloc(KHIST_INTER_FVARS_MAX, sizeof(*in->save), GFP_KERNEL);
+	in->hidden = kcalloc(KHIST_INTER_HIDDEN_MAX, sizeof(*in->hidden),
+			     GFP_KERNEL);
+	if (!in->fvars || !in->save || !in->hidden)
+		goto fail;
+	ret = khist_inter_refs_from_spec(&ic);
+	if (ret)
+		goto fail;
+	ret = khist_inter_actions_create(&ic);
+	if (ret)
+		goto fail;
+	*out = in;
+	return 0;
+fail:
+	khist_inter_hidden_remove(in);
+	khist_inter_release(in);
+	return ret;
+}
+
+/**
+ * khist_inter_register() - the trigger's data exists: the state is live
+ * @in: the state (may be NULL)
+ * @hd: the data, with hd->inter == @in
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_inter_register(struct khist_inter *in, struct khist_hist_data *hd)
+{
+	if (!in)
+		return;
+	in->hd = hd;
+	list_add_tail(&in->list, &khist_inter_list);
+}
+
+/**
+ * khist_inter_is_referenced() - does another trigger read @hd's variables?
+ * @hd: a trigger's data
+ *
+ * A trigger whose references went away with their event (dead) does not
+ * count.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: true if one does.
+ */
+bool khist_inter_is_referenced(struct khist_hist_data *hd)
+{
+	struct khist_inter *in;
+	unsigned int i;
+
+	lockdep_assert_held(&khist_event_mutex);
+	list_for_each_entry(in, &khist_inter_list, list) {
+		if (in->hd == hd || READ_ONCE(in->dead))
+			continue;
+		for (i = 0; i < in->n_refs; i++)
+			if (in->refs[i].var.hd == hd)
+				return true;
+	}
+	return false;
+}
+
+/**
+ * khist_inter_unlink() - the data's last trigger was unlinked
+ * @in: the state (may be NULL)
+ *
+ * Takes the state off the list, makes every trigger that still reads the
+ * data's variables stop resolving (they can only be left when the data's
+ * event goes away: the data is freed after a grace period, by which time
+ * no probe uses the old flag) and removes this trigger's hidden hists.
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_inter_unlink(struct khist_inter *in)
+{
+	struct khist_inter *o;
+	unsigned int i;
+
+	if (!in)
+		return;
+	list_del_init(&in->list);
+	list_for_each_entry(o, &khist_inter_list, list) {
+		if (!in->hd)
+			break;
+		for (i = 0; i < o->n_refs; i++)
+			if (o->refs[i].var.hd == in->hd)
+				WRITE_ONCE(o->dead, 1);
+		for (i = 0; i < o->n_hidden; i++)
+			if (o->hidden[i].hd == in->hd)
+				o->hidden[i].hd = NULL;
+	}
+	khist_inter_hidden_remove(in);
+}
+
+/**
+ * khist_inter_free() - free a state no probe can see any more
+ * @in: the state (may be NULL), unlinked
+ *
+ * Context: process context.
+ */
+void khist_inter_free(struct khist_inter *in)
+{
+	if (in)
+		khist_inter_release(in);
+}
+
+/**
+ * khist_inter_hit() - after the entry of a hit was updated: field
+ * variables, then the trigger's own references, then the handlers
+ * @in:  the state
+ * @hd:  the trigger's data
+ * @elt: the entry
+ * @c:   the record
+ * @pad: this hit's scratch
+ *
+ * Context: any, NMI included.
+ */
+void khist_inter_hit(struct khist_inter *in, struct khist_hist_data *hd,
+		     struct khist_map_elt *elt, struct khist_eval_ctx *c,
+		     struct khist_inter_pad *pad)
+{
+	if (in->n_fvars)
+		khist_inter_fvars_update(in, in->fvars, in->n_fvars, hd, elt,
+					 c);
+	if (!in->n_actions || !khist_inter_resolve_self(in, elt, pad->refs))
+		return;
+	khist_inter_actions_run(in, hd, elt, c, pad);
+}
