@@ -293,6 +293,42 @@ void khist_inter_hit(struct khist_inter *in, struct khist_hist_data *hd,
 		     struct khist_map_elt *elt, struct khist_eval_ctx *c,
 		     struct khist_inter_pad *pad);
 
+/**
+ * struct khist_dbg_field - one field block of `hist_debug` (the kernel's
+ * hist_field as its debug code prints it)
+ * @flags:     KHIST_HF_*: picks the flag lines and the optional lines
+ * @field:     the event field read, or NULL
+ * @var_name:  KHIST_HF_VAR: the variable's name
+ * @var_idx:   KHIST_HF_VAR: its map variable slot
+ * @constant:  KHIST_HF_CONST: the value
+ * @ref_idx:   alias or reference: the reference slot
+ * @ref:       KHIST_HF_VARREF: the reference
+ * @ref_hd:    KHIST_HF_VARREF: the data holding the variable
+ * @type:      type text
+ * @size:      size
+ * @is_signed: sign
+ */
+struct khist_dbg_field {
+	u32 flags;
+	const char *field;
+	const char *var_name;
+	unsigned int var_idx;
+	u64 constant;
+	unsigned int ref_idx;
+	const struct khist_iref *ref;
+	const void *ref_hd;
+	const char *type;
+	unsigned int size;
+	unsigned int is_signed;
+};
+
+/* hist_debug.c */
+__printf(3, 4) void khist_dbg(struct seq_file *m, unsigned int indent,
+			      const char *fmt, ...);
+void khist_debug_field(struct seq_file *m, const struct khist_dbg_field *d);
+void khist_debug_ref(struct khist_dbg_field *d, struct khist_hist_data *hd,
+		     unsigned int i);
+
 /* inter_debug.c: the inter-event sections of `hist_debug` */
 void khist_inter_debug_show(struct seq_file *m, struct khist_hist_data *hd);
 
