@@ -358,7 +358,9 @@ static struct khist_bfield *bind_ref(struct bctx *b, const struct khist_ex *e,
 		ret = b->ops->find_var(b->ops->ctx, f->ref_sys, f->ref_event,
 				       f->ref_var, info);
 		if (ret == -ENOTUNIQ) {
+			/* The kernel goes on as for a missing variable. */
 			berr(b, KHIST_HERR_VAR_NOT_UNIQUE, epos(b, v));
+			berr(b, KHIST_HERR_VAR_NOT_FOUND, epos(b, v));
 			return NULL;
 		}
 		if (ret) {

@@ -21,12 +21,14 @@
 #include "hist_ast.h"
 #include "hist_errors.h"
 
-#define KHIST_HIST_ERRS_MAX 2
+#define KHIST_HIST_ERRS_MAX 3
 
 /**
  * struct khist_hist_err - what went wrong, for error_log
  * @n:    number of entries to log (the kernel logs two for a missing
- *        variable: "Couldn't find variable" then "Couldn't find field")
+ *        variable: "Couldn't find variable" then "Couldn't find field",
+ *        three for an ambiguous one: "Variable name not unique ..."
+ *        first)
  * @e:    the entries, oldest first
  * @e.code: enum khist_hist_errcode
  * @e.pos:  caret position in the error_log command text

@@ -49,6 +49,26 @@ const char *khist_inter_type(const struct khist_inter *in,
 	}
 }
 
+/*
+ * The sign the kernel's hist field has: a reference carries its
+ * variable's, an expression its left operand's.
+ */
+static u8 khist_inter_signed(const struct khist_inter *in,
+			     const struct khist_bfield *f)
+{
+	switch (f->kind) {
+	case KHIST_BF_VARREF:
+		if (in && f->ref_idx < in->n_refs)
+			return in->refs[f->ref_idx].var.is_signed;
+		return f->is_signed;
+	case KHIST_BF_UMINUS:
+	case KHIST_BF_BINOP:
+		return khist_inter_signed(in, f->l);
+	default:
+		return f->is_signed;
+	}
+}
+
 /**
  * khist_inter_var_from_bf() - describe a variable from its definition
  * @v:  filled: name, type, size, sign and flags (@v->hd, @v->idx and
@@ -69,7 +89,7 @@ void khist_inter_var_from_bf(struct khist_ivar *v, const struct khist_inter *in,
 	v->name = f->var_name;
 	v->type = khist_inter_type(in, f);
 	v->size = f->size;
-	v->is_signed = f->is_signed;
+	v->is_signed = khist_inter_signed(in, f);
 	v->flags = f->flags &
 		   (KHIST_HF_USECS | KHIST_HF_TIMESTAMP | KHIST_HF_STRING |
 		    KHIST_HF_STACKTRACE | KHIST_HF_CONST);

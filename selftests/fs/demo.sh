@@ -36,3 +36,28 @@ cat /proc/version > /dev/null
 echo 0 > $M/events/enable
 timeout 1 cat $M/trace_pipe 2>/dev/null | grep openat | tail -n 4
 echo
+echo "=== wakeup latency from two events: sched_waking stores a timestamp per pid,"
+echo "=== sched_switch reads it back, fires the synthetic event wakeup_latency"
+echo "=== and keeps the worst case per pid; wakeup_latency has its own hist"
+cd $M
+echo 'wakeup_latency u64 lat; pid_t pid; char comm[16]' >> synthetic_events
+echo 'hist:keys=pid:ts0=common_timestamp.usecs if comm=="demo-sleeper"' >> events/sched/sched_waking/trigger
+echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,next_comm):onmax($wakeup_lat).save(next_comm,prev_pid,prev_comm) if next_comm=="demo-sleeper"' >> events/sched/sched_switch/trigger
+echo 'hist:keys=lat.log2:sort=lat' >> events/synthetic/wakeup_latency/trigger
+(
+	printf demo-sleeper > /proc/self/comm
+	for i in $(seq 40); do usleep 1000; done
+)
+cat synthetic_events
+echo
+echo "=== cat events/sched/sched_switch/hist"
+cat events/sched/sched_switch/hist
+echo
+echo "=== cat events/synthetic/wakeup_latency/hist"
+cat events/synthetic/wakeup_latency/hist
+echo '!hist:keys=lat.log2:sort=lat' >> events/synthetic/wakeup_latency/trigger
+echo '!hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,next_comm):onmax($wakeup_lat).save(next_comm,prev_pid,prev_comm) if next_comm=="demo-sleeper"' >> events/sched/sched_switch/trigger
+echo '!hist:keys=pid:ts0=common_timestamp.usecs if comm=="demo-sleeper"' >> events/sched/sched_waking/trigger
+echo '!wakeup_latency' >> synthetic_events
+cd /
+echo
