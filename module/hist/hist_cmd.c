@@ -397,12 +397,39 @@ static int khist_hist_cmd_compile(struct khist_event *ev, const char *text,
 }
 
 /*
- * One hist command on @ev: @param is what follows "hist:", @text the whole
- * command; @ecmd the error_log command, NULL for khist's own commands
- * (nothing is logged).
+ * An error of a command khist issued itself for a user's command (a
+ * hidden hist): logged as the kernel does, with the user's event and
+ * command, the caret at the first occurrence there of the offending word.
+ */
+static void khist_hist_relog(const struct khist_hist_relog *rl,
+			     const char *text, unsigned int code,
+			     unsigned int pos)
+{
+	char word[KHIST_STR_MAX];
+	unsigned int n = 0;
+	const char *p;
+
+	if (!rl || !rl->cmd)
+		return;
+	if (pos < strlen(text))
+		while (n < sizeof(word) - 1 && text[pos + n] &&
+		       !strchr(":,= .", text[pos + n])) {
+			word[n] = text[pos + n];
+			n++;
+		}
+	word[n] = '\0';
+	p = n ? strstr(rl->cmd, word) : NULL;
+	khist_hist_log(rl->ev, rl->cmd, code, p ? p - rl->cmd : 0);
+}
+
+/*
+ * One hist command on @ev: @text is the whole command, @ecmd the
+ * error_log command ("hist:..."), NULL for khist's own commands, whose
+ * parse errors go to @rl if given.
  */
 static int khist_hist_cmd_run(struct khist_event *ev, const char *text,
-			      const char *ecmd)
+			      const char *ecmd,
+			      const struct khist_hist_relog *rl)
 {
 	struct khist_hist_trigger *ht, *old;
 	struct khist_hist_data *named;
@@ -413,8 +440,14 @@ static int khist_hist_cmd_run(struct khist_event *ev, const char *text,
 
 	ret = khist_hist_cmd_compile(ev, text, &sp, &err);
 	if (ret) {
-		for (i = 0; i < err.n; i++)
-			khist_hist_log(ev, ecmd, err.e[i].code, err.e[i].pos);
+		for (i = 0; i < err.n; i++) {
+			if (ecmd)
+				khist_hist_log(ev, ecmd, err.e[i].code,
+					       err.e[i].pos);
+			else
+				khist_hist_relog(rl, text, err.e[i].code,
+						 err.e[i].pos);
+		}
 		return ret;
 	}
 	ht = kzalloc(sizeof(*ht), GFP_KERNEL);
@@ -466,7 +499,7 @@ static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
 	ecmd = khist_hist_errcmd(param);
 	if (!ecmd)
 		return -ENOMEM;
-	ret = khist_hist_cmd_run(ev, text, ecmd);
+	ret = khist_hist_cmd_run(ev, text, ecmd, NULL);
 	kfree(ecmd);
 	return ret;
 }
@@ -476,16 +509,17 @@ static int khist_hist_cmd_parse(struct khist_event *ev, const char *glob,
  * hidden hists that hold field variables of other events)
  * @ev:   the event
  * @text: "[!]hist:..."
- *
- * Nothing goes to error_log.
+ * @rl:   where its parse errors go (the user command that needs it, as
+ *        the kernel logs them), or NULL
  *
  * Context: process context, khist_event_mutex held.
  * Return: 0 or -errno.
  */
-int khist_hist_cmd_internal(struct khist_event *ev, const char *text)
+int khist_hist_cmd_internal(struct khist_event *ev, const char *text,
+			    const struct khist_hist_relog *rl)
 {
 	lockdep_assert_held(&khist_event_mutex);
-	return khist_hist_cmd_run(ev, text, NULL);
+	return khist_hist_cmd_run(ev, text, NULL, rl);
 }
 
 static void khist_hist_print_trigger(struct seq_file *m,

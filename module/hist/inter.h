@@ -332,8 +332,20 @@ void khist_debug_ref(struct khist_dbg_field *d, struct khist_hist_data *hd,
 /* inter_debug.c: the inter-event sections of `hist_debug` */
 void khist_inter_debug_show(struct seq_file *m, struct khist_hist_data *hd);
 
+/**
+ * struct khist_hist_relog - where the errors of a command khist issues
+ * for a user's command go
+ * @ev:  the event the user's command was written to
+ * @cmd: the user's error_log command
+ */
+struct khist_hist_relog {
+	struct khist_event *ev;
+	const char *cmd;
+};
+
 /* hist_cmd.c: commands the layer issues itself (hidden hists) */
-int khist_hist_cmd_internal(struct khist_event *ev, const char *text);
+int khist_hist_cmd_internal(struct khist_event *ev, const char *text,
+			    const struct khist_hist_relog *rl);
 void khist_hist_log(struct khist_event *ev, const char *cmd, unsigned int code,
 		    unsigned int pos);
 

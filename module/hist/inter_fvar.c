@@ -219,6 +219,7 @@ int khist_inter_other_field_var(struct khist_inter_ctx *ic, const char *sys,
 				const char *event, const char *field,
 				struct khist_ivar *out)
 {
+	struct khist_hist_relog rl = { ic->ev, ic->ecmd };
 	struct khist_inter *in = ic->in;
 	struct khist_hist_trigger *cht;
 	struct khist_ihidden *hid;
@@ -256,7 +257,7 @@ int khist_inter_other_field_var(struct khist_inter_ctx *ic, const char *sys,
 		kfree(name);
 		return -ENOMEM;
 	}
-	ret = khist_hist_cmd_internal(tev, cmd);
+	ret = khist_hist_cmd_internal(tev, cmd, &rl);
 	if (ret) {
 		kfree(cmd);
 		kfree(name);
@@ -296,7 +297,7 @@ void khist_inter_hidden_remove(struct khist_inter *in)
 		hid->hd = NULL;
 		text = kasprintf(GFP_KERNEL, "!%s", hid->cmd);
 		if (text)
-			khist_hist_cmd_internal(hid->ev, text);
+			khist_hist_cmd_internal(hid->ev, text, NULL);
 		kfree(text);
 	}
 }

@@ -24,6 +24,8 @@
 #   run                      release the workload and wait for it
 #   cmp                      compare `trigger` and `hist` of every event
 #                            the case wrote to, and both error_logs
+#   hits EVENT               the native table of EVENT has hits (else the
+#                            case tests nothing: an error)
 #   end                      remove everything the case set (triggers in
 #                            reverse order, then synthetic events); both
 #                            sides must be empty again
@@ -209,7 +211,11 @@ ic_corpus() {
 			done
 			ic_errlogs
 			;;
-		end) ic_end ;;
+		hits)
+			grep -q '^    Hits: [1-9]' "$HD_NAT/events/$rest/hist" ||
+				HD_BAD="the native $rest table has no hits"
+			;;
+		end) ic_end || true ;;
 		*) HD_BAD="unknown corpus line '$_line'" ;;
 		esac
 	done 9< "$1"
