@@ -128,6 +128,8 @@ static int khist_trace_create(struct khist_inter_ctx *ic,
 		if (ret < 0)
 			return ret == -E2BIG ? -ENOMEM : ret;
 		ia->param_ref[pos++] = ret;
+		if (sf->is_stack)
+			ia->has_stack = true;
 	}
 	if (pos != n_fields) {
 		khist_inter_log(ic, KHIST_HERR_SYNTH_COUNT_MISMATCH, name);

@@ -31,6 +31,11 @@ static void khist_action_trace(const struct khist_iaction *ia,
 	unsigned int i, n_stack = 0;
 	u64 v;
 
+	if (!ia->has_stack) {
+		khist_synth_trace_idx(ia->se, pad->refs, ia->param_ref,
+				      ia->n_params);
+		return;
+	}
 	for (i = 0; i < ia->n_params; i++) {
 		v = pad->refs[ia->param_ref[i]];
 		sf = khist_synth_field(ia->se, i);

@@ -125,6 +125,7 @@ struct khist_ifvar {
  * @se:         trace(): the synthetic event (a reference is held)
  * @n_params:   trace(): parameters (the event's field count)
  * @param_ref:  trace(): the reference slot of each parameter
+ * @has_stack:  trace(): a parameter is a stack (passed through a copy)
  * @track_ref:  onmax()/onchange(): the slot of the tracked variable
  * @track:      onmax()/onchange(): the hidden __max/__change variable
  */
@@ -134,7 +135,8 @@ struct khist_iaction {
 	const char *match_ev;
 	struct khist_synth_event *se;
 	unsigned int n_params;
-	u8 param_ref[KHIST_INTER_PARAMS_MAX];
+	unsigned int param_ref[KHIST_INTER_PARAMS_MAX];
+	bool has_stack;
 	unsigned int track_ref;
 	struct khist_ivar track;
 };
