@@ -16,7 +16,8 @@
 #                                  selftests/fuzz/corpus/<t>/ (never written)
 #                    crashes/<t>/  crashing inputs (crash-, timeout-, oom-)
 #                    <t>.log       libFuzzer's output
-#   FUZZ_NICE      niceness of the fuzzers (0; the long run uses 19)
+#   FUZZ_NICE      niceness of the build and the fuzzers (0; the long
+#                  run uses 19)
 #
 # Reproduce a crash: build/fuzz/<t>_fuzz build/fuzz/crashes/<t>/crash-...
 set -u
@@ -27,7 +28,8 @@ secs=${FUZZ_SECONDS:-60}
 runs=${FUZZ_RUNS:-}
 nice_n=${FUZZ_NICE:-0}
 
-make -s -C "$here" OUT="$out" || { echo "fuzz: build failed" >&2; exit 1; }
+nice -n "$nice_n" make -s -C "$here" OUT="$out" ||
+	{ echo "fuzz: build failed" >&2; exit 1; }
 targets=${FUZZ_TARGETS:-$(make -s -C "$here" OUT="$out" list)}
 
 # Per-target input size limits: one trigger write, one filter plus a
