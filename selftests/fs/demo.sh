@@ -36,6 +36,33 @@ cat /proc/version > /dev/null
 echo 0 > $M/events/enable
 timeout 1 cat $M/trace_pipe 2>/dev/null | grep openat | tail -n 4
 echo
+echo "=== hist triggers: which syscalls a small workload makes (.syscall)"
+H=$M/events/raw_syscalls/sys_enter
+echo 'hist:keys=id.syscall:vals=hitcount:sort=hitcount.descending' > $H/trigger
+for d in /bin /proc/self /sys/kernel; do ls $d > /dev/null; done
+cat /proc/version /proc/meminfo > /dev/null
+echo 'hist:keys=id.syscall:vals=hitcount:sort=hitcount.descending:pause' >> $H/trigger
+cat $H/trigger
+head -n 16 $H/hist
+echo "{ ... $(($(grep -c '^{' $H/hist) - 11)) more entries ... }"
+tail -n 5 $H/hist
+: > $H/trigger
+echo
+echo "=== a log2 distribution: kmalloc request sizes, with a bar per bucket"
+K=$M/events/kmem/kmalloc
+echo 'hist:keys=bytes_req.log2:vals=hitcount,hitcount.graph,bytes_alloc:sort=bytes_req' > $K/trigger
+for i in 1 2 3; do ls -R /sys/kernel/khist > /dev/null; done
+echo 'hist:keys=bytes_req.log2:vals=hitcount,hitcount.graph,bytes_alloc:sort=bytes_req:pause' >> $K/trigger
+cat $K/hist
+echo
+echo "=== hist_debug (every event has it): how that trigger is built"
+head -n 40 $K/hist_debug
+: > $K/trigger
+echo
+echo "=== a mistake is explained in error_log, with a caret"
+echo 'hist:keys=bytes_req:vals=hitcount:sort=bytes_alloc' >> $K/trigger 2>/dev/null || true
+cat $M/error_log
+echo
 echo "=== wakeup latency from two events: sched_waking stores a timestamp per pid,"
 echo "=== sched_switch reads it back, fires the synthetic event wakeup_latency"
 echo "=== and keeps the worst case per pid; wakeup_latency has its own hist"
