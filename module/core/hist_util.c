@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist_util.c - what the hist parser, binder and printer share: error
+ * texts, the arena that holds a command's tree, span comparison, caret
+ * positions (ftrace's first-occurrence rule) and number parsing.
+ */
+#include "core_env.h"
+#include "hist_parse_int.h"
+
+#define KHIST_HERR(code, text) [KHIST_HERR_##code] = text,
+static const char *const khist_hist_err_texts[] = {
+	KHIST_HIST_KERNEL_ERRORS KHIST_HIST_KHIST_ERRORS
+};
+#undef KHIST_HERR
+
+/**
+ * khist_hist_err_text() - text of a hist error code
+ * @code: enum khist_hist_errcode
+ *
+ * Context: any.
+ * Return: static string; "Error" for an unknown code.
+ */
+const char *khist_hist_err_text(unsigned int code)
+{
+	if (code >= ARRAY_SIZE(khist_hist_err_texts) ||
+	    !khist_hist_err_texts[code])
+		return "Error";
+	return khist_hist_err_texts[code];
+}
+
+/* ---- arena ------------------------------------------------------------ */
+
+struct khist_arena_chunk {
+	struct khist_arena_chunk *next;
+	size_t cap;
+	u64 data[];
+};
+
+#define KHIST_ARENA_CHUNK 2048
+
+/**
+ * khist_arena_alloc() - zeroed, 8-byte aligned memory from an arena
+ * @a:    the arena
+ * @size: bytes wanted
+ *
+ * Context: process context, may sleep (GFP_KERNEL).
+ * Return: the memory, or NULL when out of memory.
+ */
+void *khist_arena_alloc(struct khist_arena *a, size_t size)
+{
+	struct khist_arena_chunk *c;
+	void *p;
+
+	size = ALIGN(size, 8);
+	if (!a->head || a->cap - a->used < size) {
+		size_t cap = max_t(size_t, size, KHIST_ARENA_CHUNK);
+
+		c = kmalloc(sizeof(*c) + cap, GFP_KERNEL);
+		if (!c)
+			return NULL;
+		c->next = a->head;
+		c->cap = cap;
+		a->head = c;
+		a->used = 0;
+		a->cap = cap;
+	}
+	p = (char *)a->head->data + a->used;
+	a->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+/**
+ * khist_arena_strndup() - copy @n bytes of @s into the arena, NUL-ended
+ * @a: the arena
+ * @s: source (need not be NUL-terminated)
+ * @n: bytes to copy
+ *
+ * Context: process context, may sleep.
+ * Return: the copy, or NULL when out of memory.
+ */
+char *khist_arena_strndup(struct khist_arena *a, const char *s, size_t n)
+{
+	char *d = khist_arena_alloc(a, n + 1);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+/**
+ * khist_arena_free() - release everything allocated from @a
+ * @a: the arena; left empty and reusable
+ *
+ * Context: any.
+ */
+void khist_arena_free(struct khist_arena *a)
+{
+	struct khist_arena_chunk *c = a->head, *n;
+
+	while (c) {
+		n = c->next;
+		kfree(c);
+		c = n;
+	}
+	a->head = NULL;
+	a->used = 0;
+	a->cap = 0;
+}
+
+/* ---- spans, carets, numbers -------------------------------------------- */
+/**
+ * khist_span_eq() - does a span of the working text equal @str?
+ * @cmd: the command
+ * @s:   the span
+ * @str: NUL-terminated string
+ *
+ * Context: any.
+ * Return: true if equal.
+ */
+bool khist_span_eq(const struct khist_hist_cmd *cmd, struct khist_span s,
+		   const char *str)
+{
+	return strlen(str) == s.len && !memcmp(cmd->work + s.pos, str, s.len);
+}
+
+static u16 find_mem(const char *hay, size_t hlen, const char *needle,
+		    size_t nlen)
+{
+	size_t i;
+
+	if (!nlen || nlen > hlen)
+		return 0;
+	for (i = 0; i + nlen <= hlen; i++)
+		if (hay[i] == needle[0] && !memcmp(hay + i, needle, nlen))
+			return i;
+	return 0;
+}
+
+/**
+ * khist_hist_errpos() - caret position for an offending piece of text
+ * @cmd: the command
+ * @pos: start of the text in the working copy
+ * @len: its length
+ *
+ * Like the kernel: the first occurrence of that text in the error_log
+ * command, or 0 when it does not occur there (or is empty).
+ *
+ * Context: any.
+ * Return: the caret position.
+ */
+u16 khist_hist_errpos(const struct khist_hist_cmd *cmd, u16 pos, u16 len)
+{
+	return find_mem(cmd->cmd, cmd->len, cmd->work + pos, len);
+}
+
+/**
+ * khist_hist_errpos_str() - caret position of a literal string
+ * @cmd: the command
+ * @s:   text to look for, such as "sort="
+ *
+ * Context: any.
+ * Return: position of its first occurrence in the command, or 0.
+ */
+u16 khist_hist_errpos_str(const struct khist_hist_cmd *cmd, const char *s)
+{
+	return find_mem(cmd->cmd, cmd->len, s, strlen(s));
+}
+
+/**
+ * khist_hist_err_add() - append one error_log entry to @err
+ * @err:  error record (may be NULL)
+ * @code: enum khist_hist_errcode
+ * @pos:  caret position
+ *
+ * Context: any.
+ */
+void khist_hist_err_add(struct khist_hist_err *err, unsigned int code, u16 pos)
+{
+	if (!err || err->n >= KHIST_HIST_ERRS_MAX)
+		return;
+	err->e[err->n].code = code;
+	err->e[err->n].pos = pos;
+	err->n++;
+}
+
+/**
+ * khist_parse_u64() - parse an unsigned number like kstrtoull(s, 0, ...)
+ * @s:   text (need not be NUL-terminated)
+ * @len: its length
+ * @val: result
+ *
+ * Accepts an optional '+', then "0x"/"0X" hex, leading-0 octal or
+ * decimal, and one optional trailing newline; nothing else.
+ *
+ * Context: any.
+ * Return: 0, -EINVAL for bad syntax, -ERANGE on overflow.
+ */
+int khist_parse_u64(const char *s, size_t len, u64 *val)
+{
+	unsigned int base = 10, d;
+	size_t i = 0, start;
+	u64 v = 0;
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	if (i < len && s[i] == '+')
+		i++;
+	if (i + 1 < len && s[i] == '0' &&
+	    (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		base = 16;
+		i += 2;
+	} else if (i < len && s[i] == '0') {
+		base = 8;
+	}
+	start = i;
+	for (; i < len; i++) {
+		char c = s[i];
+
+		if (is_digit(c))
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -EINVAL;
+		if (d >= base)
+			return -EINVAL;
+		if (v > (U64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+	}
+	if (i == start)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
