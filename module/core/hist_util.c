@@ -7,11 +7,91 @@
 #include "core_env.h"
 #include "hist_parse_int.h"
 
-#define KHIST_HERR(code, text) [KHIST_HERR_##code] = text,
-static const char *const khist_hist_err_texts[] = {
-	KHIST_HIST_KERNEL_ERRORS KHIST_HIST_KHIST_ERRORS
+static const char *const khist_hist_err_texts[KHIST_HERR_COUNT] = {
+	[KHIST_HERR_NONE] = "No error",
+	[KHIST_HERR_DUPLICATE_VAR] = "Variable already defined",
+	[KHIST_HERR_VAR_NOT_UNIQUE] =
+		"Variable name not unique, need to use fully qualified name (subsys.event.var) for variable",
+	[KHIST_HERR_TOO_MANY_VARS] = "Too many variables defined",
+	[KHIST_HERR_MALFORMED_ASSIGNMENT] = "Malformed assignment",
+	[KHIST_HERR_NAMED_MISMATCH] =
+		"Named hist trigger doesn't match existing named trigger (includes variables)",
+	[KHIST_HERR_TRIGGER_EEXIST] = "Hist trigger already exists",
+	[KHIST_HERR_TRIGGER_ENOENT_CLEAR] =
+		"Can't clear or continue a nonexistent hist trigger",
+	[KHIST_HERR_SET_CLOCK_FAIL] = "Couldn't set trace_clock",
+	[KHIST_HERR_BAD_FIELD_MODIFIER] = "Invalid field modifier",
+	[KHIST_HERR_TOO_MANY_SUBEXPR] = "Too many subexpressions (3 max)",
+	[KHIST_HERR_TIMESTAMP_MISMATCH] =
+		"Timestamp units in expression don't match",
+	[KHIST_HERR_TOO_MANY_FIELD_VARS] = "Too many field variables defined",
+	[KHIST_HERR_EVENT_FILE_NOT_FOUND] = "Event file not found",
+	[KHIST_HERR_HIST_NOT_FOUND] = "Matching event histogram not found",
+	[KHIST_HERR_HIST_CREATE_FAIL] = "Couldn't create histogram for field",
+	[KHIST_HERR_SYNTH_VAR_NOT_FOUND] = "Couldn't find synthetic variable",
+	[KHIST_HERR_SYNTH_EVENT_NOT_FOUND] = "Couldn't find synthetic event",
+	[KHIST_HERR_SYNTH_TYPE_MISMATCH] =
+		"Param type doesn't match synthetic event field type",
+	[KHIST_HERR_SYNTH_COUNT_MISMATCH] =
+		"Param count doesn't match synthetic event field count",
+	[KHIST_HERR_FIELD_VAR_PARSE_FAIL] = "Couldn't parse field variable",
+	[KHIST_HERR_VAR_CREATE_FIND_FAIL] = "Couldn't create or find variable",
+	[KHIST_HERR_ONX_NOT_VAR] =
+		"For onmax(x) or onchange(x), x must be a variable",
+	[KHIST_HERR_ONX_VAR_NOT_FOUND] =
+		"Couldn't find onmax or onchange variable",
+	[KHIST_HERR_ONX_VAR_CREATE_FAIL] =
+		"Couldn't create onmax or onchange variable",
+	[KHIST_HERR_FIELD_VAR_CREATE_FAIL] = "Couldn't create field variable",
+	[KHIST_HERR_TOO_MANY_PARAMS] = "Too many action params",
+	[KHIST_HERR_PARAM_NOT_FOUND] = "Couldn't find param",
+	[KHIST_HERR_INVALID_PARAM] = "Invalid action param",
+	[KHIST_HERR_ACTION_NOT_FOUND] = "No action found",
+	[KHIST_HERR_NO_SAVE_PARAMS] = "No params found for save()",
+	[KHIST_HERR_TOO_MANY_SAVE_ACTIONS] =
+		"Can't have more than one save() action per hist",
+	[KHIST_HERR_ACTION_MISMATCH] = "Handler doesn't support action",
+	[KHIST_HERR_NO_CLOSING_PAREN] = "No closing paren found",
+	[KHIST_HERR_SUBSYS_NOT_FOUND] = "Missing subsystem",
+	[KHIST_HERR_INVALID_SUBSYS_EVENT] = "Invalid subsystem or event name",
+	[KHIST_HERR_INVALID_REF_KEY] =
+		"Using variable references in keys not supported",
+	[KHIST_HERR_VAR_NOT_FOUND] = "Couldn't find variable",
+	[KHIST_HERR_FIELD_NOT_FOUND] = "Couldn't find field",
+	[KHIST_HERR_EMPTY_ASSIGNMENT] = "Empty assignment",
+	[KHIST_HERR_INVALID_SORT_MODIFIER] = "Invalid sort modifier",
+	[KHIST_HERR_EMPTY_SORT_FIELD] = "Empty sort field",
+	[KHIST_HERR_TOO_MANY_SORT_FIELDS] = "Too many sort fields (Max = 2)",
+	[KHIST_HERR_INVALID_SORT_FIELD] = "Sort field must be a key or a val",
+	[KHIST_HERR_INVALID_STR_OPERAND] =
+		"String type can not be an operand in expression",
+	[KHIST_HERR_EXPECT_NUMBER] = "Expecting numeric literal",
+	[KHIST_HERR_UNARY_MINUS_SUBEXPR] =
+		"Unary minus not supported in sub-expressions",
+	[KHIST_HERR_DIVISION_BY_ZERO] = "Division by zero",
+	[KHIST_HERR_NEED_NOHC_VAL] =
+		"Non-hitcount value is required for 'nohitcount'",
+	[KHIST_HERR_EMPTY_PARAM] = "Missing hist trigger parameters",
+	[KHIST_HERR_BAD_IF] =
+		"Misplaced 'if': a filter needs text before and after it",
+	[KHIST_HERR_UNKNOWN_TOKEN] = "Unknown hist trigger attribute",
+	[KHIST_HERR_NO_KEYS] = "Missing keys= attribute",
+	[KHIST_HERR_BAD_SIZE] = "Invalid size= (must be 128..131072)",
+	[KHIST_HERR_TOO_MANY_KEYS] = "Too many keys (max 8)",
+	[KHIST_HERR_KEY_TOO_LARGE] = "Compound key too large (max 1024 bytes)",
+	[KHIST_HERR_TOO_MANY_VALS] = "Too many values (max 7 besides hitcount)",
+	[KHIST_HERR_TOO_MANY_ACTIONS] =
+		"Too many handler.action entries (max 8)",
+	[KHIST_HERR_BAD_EXPR] =
+		"Malformed expression (missing operand, or unary minus without -(...))",
+	[KHIST_HERR_ONX_NO_PAREN] =
+		"Missing ')' after onmax(/onchange( variable",
+	[KHIST_HERR_UNSUPPORTED_FIELD] =
+		"Field type can not be used in a hist trigger",
+	[KHIST_HERR_CMD_TOO_LONG] = "Hist trigger command too long",
+	[KHIST_HERR_ENTRY_TOO_LARGE] =
+		"Too many string or stack variables (max 15)",
 };
-#undef KHIST_HERR
 
 /**
  * khist_hist_err_text() - text of a hist error code
