@@ -41,7 +41,7 @@ static int parse_action_part(struct pctx *p, struct khist_action *a,
 			     struct khist_span s)
 {
 	const char *w = p->w;
-	struct khist_span name, rest;
+	struct khist_span name, rest, params;
 	int dot, lp, rp;
 
 	dot = find_chr(w, s, '.');
@@ -55,11 +55,12 @@ static int parse_action_part(struct pctx *p, struct khist_action *a,
 	a->name = name;
 	rest = mkspan(lp + 1, rest.pos + rest.len - lp - 1);
 	rp = find_chr(w, rest, ')');
+	/* The parameters end at the first ')', or with the token. */
+	params = rp < 0 ? rest : mkspan(rest.pos, rp - rest.pos);
 	if (has_prefix(w, name, "save")) {
 		int ret;
 
-		ret = parse_params(
-			p, a, rp < 0 ? rest : mkspan(rest.pos, rp - rest.pos));
+		ret = parse_params(p, a, params);
 		if (ret)
 			return ret;
 		if (a->handler == KHIST_HANDLER_ONMATCH)
@@ -80,8 +81,7 @@ static int parse_action_part(struct pctx *p, struct khist_action *a,
 		a->trace_kw = has_prefix(w, name, "trace");
 		if (!a->trace_kw)
 			a->synth = name;
-		ret = parse_params(
-			p, a, rp < 0 ? rest : mkspan(rest.pos, rp - rest.pos));
+		ret = parse_params(p, a, params);
 		if (ret)
 			return ret;
 		a->action = KHIST_ACTION_TRACE;

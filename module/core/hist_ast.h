@@ -25,21 +25,21 @@
 #include "core_env.h"
 
 /* khist's limits; the kernel's values are in the comments. */
-#define KHIST_KEYS_MAX		8	/* kernel: 3 */
-#define KHIST_VALS_MAX		7	/* besides the raw hitcount; kernel: 2 */
-#define KHIST_VARS_MAX		32	/* definitions per trigger; kernel: 16 */
-#define KHIST_SORT_KEYS_MAX	2	/* as the kernel (error text says 2) */
-#define KHIST_ACTIONS_MAX	8	/* as the kernel */
-#define KHIST_PARAMS_MAX	64	/* action params, as the kernel */
-#define KHIST_SUBEXPR_MAX	3	/* operators per expression, as kernel */
-#define KHIST_KEY_SIZE_MAX	1024	/* kernel: 384 */
-#define KHIST_HIST_BITS_MIN	7
-#define KHIST_HIST_BITS_MAX	17
-#define KHIST_HIST_BITS_DEFAULT	11
-#define KHIST_STR_MAX		256	/* string key slot / variable storage */
-#define KHIST_STACK_DEPTH	16
-#define KHIST_STACK_SIZE	128	/* KHIST_STACK_DEPTH * 8 */
-#define KHIST_CMD_MAX		4095	/* one trigger write, < PAGE_SIZE */
+#define KHIST_KEYS_MAX 8 /* kernel: 3 */
+#define KHIST_VALS_MAX 7 /* besides the raw hitcount; kernel: 2 */
+#define KHIST_VARS_MAX 32 /* definitions per trigger; kernel: 16 */
+#define KHIST_SORT_KEYS_MAX 2 /* as the kernel (error text says 2) */
+#define KHIST_ACTIONS_MAX 8 /* as the kernel */
+#define KHIST_PARAMS_MAX 64 /* action params, as the kernel */
+#define KHIST_SUBEXPR_MAX 3 /* operators per expression, as kernel */
+#define KHIST_KEY_SIZE_MAX 1024 /* kernel: 384 */
+#define KHIST_HIST_BITS_MIN 7
+#define KHIST_HIST_BITS_MAX 17
+#define KHIST_HIST_BITS_DEFAULT 11
+#define KHIST_STR_MAX 256 /* string key slot / variable storage */
+#define KHIST_STACK_DEPTH 16
+#define KHIST_STACK_SIZE 128 /* KHIST_STACK_DEPTH * 8 */
+#define KHIST_CMD_MAX 4095 /* one trigger write, < PAGE_SIZE */
 
 /**
  * struct khist_span - a byte range of the command

@@ -354,9 +354,8 @@ int khist_hist_bind(struct khist_hist_cmd *cmd,
 	}
 	sp->map_bits = cmd->map_bits;
 	sp->clock = cmd->clock;
-	if (cmd->has_name) {
+	if (cmd->has_name)
 		sp->name = sdup(&b, cmd->name);
-	}
 	if (cmd->has_filter)
 		sp->filter = sdup(&b, cmd->filter);
 	if (b.ret) {

@@ -60,51 +60,70 @@ find_field(const struct khist_event_schema *sc, const char *n, size_t len)
 	return NULL;
 }
 
+/* Modifiers that are a whole word, in the kernel's order of checks. */
+static const struct {
+	const char *name;
+	u32 flag;
+} khist_word_mods[] = {
+	{ "hex", KHIST_HF_HEX },
+	{ "sym", KHIST_HF_SYM },
+	{ "symXoffset", KHIST_HF_SYM_OFFSET },
+	{ "execname", KHIST_HF_EXECNAME },
+	{ "syscall", KHIST_HF_SYSCALL },
+	{ "stacktrace", KHIST_HF_STACKTRACE },
+	{ "log2", KHIST_HF_LOG2 },
+	{ "usecs", KHIST_HF_USECS },
+};
+
+/* ".bucket=N" / ".buckets=N": @at is the modifier; moves to the error. */
+static int parse_buckets(struct bctx *b, struct khist_span *at, u64 *buckets)
+{
+	const char *w = b->cmd->work;
+
+	at->pos += 6;
+	at->len -= 6;
+	if (at->len && w[at->pos] == 's') {
+		at->pos++;
+		at->len--;
+	}
+	if (!at->len || w[at->pos] != '=')
+		return -EINVAL;
+	at->pos++;
+	at->len--;
+	if (khist_parse_u64(w + at->pos, at->len, buckets) || !*buckets)
+		return -EINVAL;
+	return 0;
+}
+
 /* Modifier text -> flag; mirrors the kernel's if/else chain. */
 static int parse_mod(struct bctx *b, struct khist_span fname,
 		     struct khist_span mod, u32 ctx, u32 *flags, u64 *buckets)
 {
 	const char *m = b->cmd->work + mod.pos;
+	const u32 not_here = KHIST_HF_VAR | KHIST_HF_KEY;
 	struct khist_span at = mod;
+	unsigned int i;
 
-	if (eqn(m, mod.len, "hex"))
-		*flags |= KHIST_HF_HEX;
-	else if (eqn(m, mod.len, "sym"))
-		*flags |= KHIST_HF_SYM;
-	else if (eqn(m, mod.len, "symXoffset"))
-		*flags |= KHIST_HF_SYM_OFFSET;
-	else if (eqn(m, mod.len, "execname") &&
-		 khist_span_eq(b->cmd, fname, "common_pid"))
-		*flags |= KHIST_HF_EXECNAME;
-	else if (eqn(m, mod.len, "syscall"))
-		*flags |= KHIST_HF_SYSCALL;
-	else if (eqn(m, mod.len, "stacktrace"))
-		*flags |= KHIST_HF_STACKTRACE;
-	else if (eqn(m, mod.len, "log2"))
-		*flags |= KHIST_HF_LOG2;
-	else if (eqn(m, mod.len, "usecs"))
-		*flags |= KHIST_HF_USECS;
-	else if (mod.len >= 6 && !memcmp(m, "bucket", 6)) {
-		at.pos += 6;
-		at.len -= 6;
-		if (at.len && b->cmd->work[at.pos] == 's') {
-			at.pos++;
-			at.len--;
-		}
-		if (!at.len || b->cmd->work[at.pos] != '=')
+	for (i = 0; i < ARRAY_SIZE(khist_word_mods); i++) {
+		if (!eqn(m, mod.len, khist_word_mods[i].name))
+			continue;
+		/* .execname exists only on common_pid */
+		if (khist_word_mods[i].flag == KHIST_HF_EXECNAME &&
+		    !khist_span_eq(b->cmd, fname, "common_pid"))
 			goto bad;
-		at.pos++;
-		at.len--;
-		if (khist_parse_u64(b->cmd->work + at.pos, at.len, buckets) ||
-		    !*buckets)
+		*flags |= khist_word_mods[i].flag;
+		return 0;
+	}
+	if (mod.len >= 6 && !memcmp(m, "bucket", 6)) {
+		if (parse_buckets(b, &at, buckets))
 			goto bad;
 		*flags |= KHIST_HF_BUCKET;
 	} else if (mod.len >= 7 && !memcmp(m, "percent", 7)) {
-		if (ctx & (KHIST_HF_VAR | KHIST_HF_KEY))
+		if (ctx & not_here)
 			goto bad;
 		*flags |= KHIST_HF_PERCENT;
 	} else if (mod.len >= 5 && !memcmp(m, "graph", 5)) {
-		if (ctx & (KHIST_HF_VAR | KHIST_HF_KEY))
+		if (ctx & not_here)
 			goto bad;
 		*flags |= KHIST_HF_GRAPH;
 	} else {

@@ -100,7 +100,7 @@ static int parse_var_defs(struct pctx *p, struct raw_attrs *ra)
 
 	for (i = 0; i < ra->n_assign; i++) {
 		struct splitter sp = { .rest = ra->assign[i] };
-		struct khist_span def;
+		struct khist_span def, name;
 
 		while (split_next(p->w, &sp, ',', &def)) {
 			int eq = find_chr(p->w, def, '=');
@@ -109,12 +109,12 @@ static int parse_var_defs(struct pctx *p, struct raw_attrs *ra)
 			if (eq < 0)
 				return fail(p, KHIST_HERR_MALFORMED_ASSIGNMENT,
 					    epos(p, def));
+			name = mkspan(def.pos, eq - def.pos);
 			if (cmd->n_vars == KHIST_VARS_MAX)
-				return fail(
-					p, KHIST_HERR_TOO_MANY_VARS,
-					epos(p, mkspan(def.pos, eq - def.pos)));
+				return fail(p, KHIST_HERR_TOO_MANY_VARS,
+					    epos(p, name));
 			it = &cmd->vars[cmd->n_vars++];
-			it->var = mkspan(def.pos, eq - def.pos);
+			it->var = name;
 			it->text = mkspan(eq + 1, def.pos + def.len - eq - 1);
 		}
 	}

@@ -27,6 +27,7 @@ struct pctx {
 	const char *w;
 	int nomem;
 };
+
 static inline bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';

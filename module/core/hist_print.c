@@ -168,8 +168,8 @@ void khist_bfield_print(struct khist_sbuf *s, const struct khist_bfield *f)
 			khist_sbuf_puts(s, "$");
 		khist_sbuf_puts(s, f->name);
 	}
-	if (!(f->flags & (KHIST_HF_VARREF | KHIST_HF_EXPR |
-			  KHIST_HF_STACKTRACE))) {
+	if (!(f->flags &
+	      (KHIST_HF_VARREF | KHIST_HF_EXPR | KHIST_HF_STACKTRACE))) {
 		fl = khist_hist_flags_str(f->flags);
 		if (fl) {
 			khist_sbuf_puts(s, ".");
@@ -196,7 +196,8 @@ static void print_action(struct khist_sbuf *s, const struct khist_hist_cmd *c,
 		khist_sbuf_puts(s, ").");
 	} else {
 		khist_sbuf_puts(s, a->handler == KHIST_HANDLER_ONMAX ?
-				":onmax(" : ":onchange(");
+					   ":onmax(" :
+					   ":onchange(");
 		khist_sbuf_putn(s, w + a->arg.pos, a->arg.len);
 		khist_sbuf_puts(s, ").");
 	}
@@ -242,8 +243,8 @@ static void print_sort_key(struct khist_sbuf *s,
  * Context: any.
  * Return: length of the full line (may be >= @size: then truncated).
  */
-int khist_hist_print(const struct khist_hist_spec *spec, bool paused,
-		     char *buf, size_t size)
+int khist_hist_print(const struct khist_hist_spec *spec, bool paused, char *buf,
+		     size_t size)
 {
 	struct khist_sbuf s = { buf, size, 0 };
 	bool have_var = false, shown = false;

@@ -30,7 +30,7 @@ void khist_sbuf_u64(struct khist_sbuf *s, u64 v);
 const char *khist_hist_flags_str(u32 flags);
 void khist_bfield_render(struct khist_sbuf *s, const struct khist_bfield *f);
 void khist_bfield_print(struct khist_sbuf *s, const struct khist_bfield *f);
-int khist_hist_print(const struct khist_hist_spec *spec, bool paused,
-		     char *buf, size_t size);
+int khist_hist_print(const struct khist_hist_spec *spec, bool paused, char *buf,
+		     size_t size);
 
 #endif /* _KHIST_CORE_HIST_PRINT_H */

@@ -10,7 +10,10 @@
 #include "hist_bind.h"
 #include "hist_print.h"
 
-#define F(n, t, o, s, sg, k, e) { n, t, o, s, sg, k, e }
+#define F(n, t, o, s, sg, k, e)      \
+	{                            \
+		n, t, o, s, sg, k, e \
+	}
 
 static const struct khist_field_desc sched_switch_f[] = {
 	F("prev_comm", "char[16]", 8, 16, 0, KHIST_FK_STRING, 1),
@@ -56,16 +59,59 @@ static const struct khist_field_desc wake_lat_f[] = {
 	F("comm", "char *", 32, 8, 0, KHIST_FK_PTRSTRING, 8),
 };
 
-#define SCHEMA(var, sys, ev, f) \
-	static const struct khist_event_schema var = { \
-		sys, ev, 1, f, ARRAY_SIZE(f), 64 }
+static const struct khist_event_schema sched_switch = {
+	.system = "sched",
+	.name = "sched_switch",
+	.id = 1,
+	.fields = sched_switch_f,
+	.nr_fields = ARRAY_SIZE(sched_switch_f),
+	.rec_size = 64,
+};
 
-SCHEMA(sched_switch, "sched", "sched_switch", sched_switch_f);
-SCHEMA(kmalloc, "kmem", "kmalloc", kmalloc_f);
-SCHEMA(sys_enter, "raw_syscalls", "sys_enter", sys_enter_f);
-SCHEMA(sched_exec, "sched", "sched_process_exec", exec_f);
-SCHEMA(sched_fork, "sched", "sched_process_fork", fork_f);
-SCHEMA(wake_lat, "synthetic", "wake_lat", wake_lat_f);
+static const struct khist_event_schema kmalloc = {
+	.system = "kmem",
+	.name = "kmalloc",
+	.id = 1,
+	.fields = kmalloc_f,
+	.nr_fields = ARRAY_SIZE(kmalloc_f),
+	.rec_size = 64,
+};
+
+static const struct khist_event_schema sys_enter = {
+	.system = "raw_syscalls",
+	.name = "sys_enter",
+	.id = 1,
+	.fields = sys_enter_f,
+	.nr_fields = ARRAY_SIZE(sys_enter_f),
+	.rec_size = 64,
+};
+
+static const struct khist_event_schema sched_exec = {
+	.system = "sched",
+	.name = "sched_process_exec",
+	.id = 1,
+	.fields = exec_f,
+	.nr_fields = ARRAY_SIZE(exec_f),
+	.rec_size = 64,
+};
+
+static const struct khist_event_schema sched_fork = {
+	.system = "sched",
+	.name = "sched_process_fork",
+	.id = 1,
+	.fields = fork_f,
+	.nr_fields = ARRAY_SIZE(fork_f),
+	.rec_size = 64,
+};
+
+static const struct khist_event_schema wake_lat = {
+	.system = "synthetic",
+	.name = "wake_lat",
+	.id = 1,
+	.fields = wake_lat_f,
+	.nr_fields = ARRAY_SIZE(wake_lat_f),
+	.rec_size = 64,
+};
 
 struct list_case {
 	const struct khist_event_schema *sc;
@@ -76,39 +122,50 @@ struct list_case {
 static const struct list_case list_cases[] = {
 	{ &sched_fork, "hist:keys=common_pid",
 	  "hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [active]\n" },
-	{ &kmalloc, "hist:keys=call_site.sym:vals=bytes_req:sort=bytes_req.descending",
+	{ &kmalloc,
+	  "hist:keys=call_site.sym:vals=bytes_req:sort=bytes_req.descending",
 	  "hist:keys=call_site.sym:vals=hitcount,bytes_req:sort=bytes_req.descending:size=2048 [active]\n" },
-	{ &sched_exec, "hist:keys=pid:ts0=common_timestamp.usecs if comm==\"cyclictest\"",
+	{ &sched_exec,
+	  "hist:keys=pid:ts0=common_timestamp.usecs if comm==\"cyclictest\"",
 	  "hist:keys=pid:vals=hitcount:ts0=common_timestamp.usecs:sort=hitcount:size=2048:clock=global if comm==\"cyclictest\" [active]\n" },
-	{ &sched_switch, "hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,$saved_pid,next_prio) if next_comm==\"cyclictest\"",
+	{ &sched_switch,
+	  "hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,$saved_pid,next_prio) if next_comm==\"cyclictest\"",
 	  "hist:keys=next_pid:vals=hitcount:wakeup_lat=common_timestamp.usecs-$ts0:sort=hitcount:size=2048:clock=global:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,$saved_pid,next_prio) if next_comm==\"cyclictest\" [active]\n" },
 	{ &kmalloc, "hist:name=foo:keys=ptr.hex:vals=bytes_alloc",
 	  "hist:name=foo:keys=ptr.hex:vals=hitcount,bytes_alloc:sort=hitcount:size=2048 [active]\n" },
-	{ &sched_switch, "hist:keys=prev_pid,prev_prio,next_pid.buckets=10:sort=next_pid.buckets=10",
+	{ &sched_switch,
+	  "hist:keys=prev_pid,prev_prio,next_pid.buckets=10:sort=next_pid.buckets=10",
 	  "hist:keys=prev_pid,prev_prio,next_pid.buckets=10:vals=hitcount:sort=next_pid.buckets=10:size=2048 [active]\n" },
-	{ &sys_enter, "hist:keys=id.syscall:vals=hitcount:sort=id.syscall.descending,hitcount",
+	{ &sys_enter,
+	  "hist:keys=id.syscall:vals=hitcount:sort=id.syscall.descending,hitcount",
 	  "hist:keys=id.syscall:vals=hitcount:sort=id.syscall.descending,hitcount:size=2048 [active]\n" },
 	/* trigger-hist-expressions.tc: folded constants */
 	{ &sched_fork, "hist:keys=common_pid:x=123",
 	  "hist:keys=common_pid:vals=hitcount:x=123:sort=hitcount:size=2048 [active]\n" },
-	{ &sched_fork, "hist:keys=common_pid:x=16-8-4-2,a=64/8/4/2,b=16-8+4+2,c=4*3/2*2,d=4+3*2-2,e=4+6/2-2",
+	{ &sched_fork,
+	  "hist:keys=common_pid:x=16-8-4-2,a=64/8/4/2,b=16-8+4+2,c=4*3/2*2,d=4+3*2-2,e=4+6/2-2",
 	  "hist:keys=common_pid:vals=hitcount:x=2,a=1,b=14,c=12,d=8,e=5:sort=hitcount:size=2048 [active]\n" },
 	/* khist: exact constant division (the kernel lists 4) */
 	{ &sched_fork, "hist:keys=common_pid:x=10/3",
 	  "hist:keys=common_pid:vals=hitcount:x=3:sort=hitcount:size=2048 [active]\n" },
 	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:NOHC",
 	  "hist:keys=common_pid:vals=bytes_req:sort=hitcount:size=2048:nohitcount [active]\n" },
-	{ &kmalloc, "hist:keys=stacktrace,cpu:vals=hitcount.percent,bytes_req.graph:pause",
+	{ &kmalloc,
+	  "hist:keys=stacktrace,cpu:vals=hitcount.percent,bytes_req.graph:pause",
 	  "hist:keys=common_stacktrace,common_cpu:vals=hitcount,hitcount.percent,bytes_req.graph:sort=hitcount:size=2048 [active]\n" },
 	{ &sched_switch, "hist:keys=$testpid:testpid=next_pid:size=100",
 	  "hist:keys=next_pid:vals=hitcount:testpid=next_pid:sort=hitcount:size=128 [active]\n" },
-	{ &sched_switch, "hist:keys=common_pid.execname,next_comm:vals=prev_prio.hex:x=common_pid.execname,t=common_timestamp:clock=mono:sort=next_comm.descending",
+	{ &sched_switch,
+	  "hist:keys=common_pid.execname,next_comm:vals=prev_prio.hex:x=common_pid.execname,t=common_timestamp:clock=mono:sort=next_comm.descending",
 	  "hist:keys=common_pid.execname,next_comm:vals=hitcount,prev_prio.hex:x=common_pid.execname,t=common_timestamp:sort=next_comm.descending:size=2048:clock=mono [active]\n" },
-	{ &wake_lat, "hist:keys=delta.buckets=100,stack.stacktrace:s=common_stacktrace:onmax($s).save(comm,pid):onchange($s).snapshot()",
+	{ &wake_lat,
+	  "hist:keys=delta.buckets=100,stack.stacktrace:s=common_stacktrace:onmax($s).save(comm,pid):onchange($s).snapshot()",
 	  "hist:keys=delta.buckets=100,stack.stacktrace:vals=hitcount:s=common_stacktrace:sort=hitcount:size=2048:onmax($s).save(comm,pid):onchange($s).snapshot() [active]\n" },
-	{ &sched_switch, "hist:keys=next_pid:l=-(prev_pid*2),m=sched.sched_waking.$x,n=$y:onmatch(a.b).trace(synth,$l, next_prio)",
+	{ &sched_switch,
+	  "hist:keys=next_pid:l=-(prev_pid*2),m=sched.sched_waking.$x,n=$y:onmatch(a.b).trace(synth,$l, next_prio)",
 	  "hist:keys=next_pid:vals=hitcount:l=-(prev_pid*2),m=sched.sched_waking.$x,n=$y:sort=hitcount:size=2048:onmatch(a.b).trace(synth,$l,next_prio) [active]\n" },
-	{ &sched_switch, "hist:keys=next_pid:vals=prev_pid-next_pid:sort=prev_pid-next_pid:x=common_timestamp.usecs-common_timestamp.usecs",
+	{ &sched_switch,
+	  "hist:keys=next_pid:vals=prev_pid-next_pid:sort=prev_pid-next_pid:x=common_timestamp.usecs-common_timestamp.usecs",
 	  "hist:keys=next_pid:vals=hitcount,prev_pid-next_pid:x=common_timestamp.usecs-common_timestamp.usecs:sort=prev_pid-next_pid:size=2048:clock=global [active]\n" },
 	{ &sched_switch, "hist:keys=next_pid.sym-offset:vals=prev_state.usecs",
 	  "hist:keys=next_pid.sym-offset:vals=hitcount,prev_state.usecs:sort=hitcount:size=2048 [active]\n" },
@@ -119,20 +176,21 @@ struct err_case {
 	const char *cmd;
 	const char *err;
 	int pos;
-	const char *err2;	/* second entry, or NULL */
+	const char *err2; /* second entry, or NULL */
 };
 
 static const struct err_case err_cases[] = {
 	/* trigger-hist-syntax-errors.tc, all five */
 	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid,junk",
 	  "Sort field must be a key or a val", 52 },
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=",
-	  "Empty assignment", 36 },
+	{ &kmalloc,
+	  "hist:keys=common_pid:vals=bytes_req:sort=", "Empty assignment", 36 },
 	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid,",
 	  "Empty sort field", 36 },
 	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid.junk",
 	  "Invalid sort modifier", 52 },
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req,bytes_alloc:sort=common_pid,bytes_req,bytes_alloc",
+	{ &kmalloc,
+	  "hist:keys=common_pid:vals=bytes_req,bytes_alloc:sort=common_pid,bytes_req,bytes_alloc",
 	  "Too many sort fields (Max = 2)", 48 },
 	/* trigger-hist-expressions.tc, all four */
 	{ &sched_fork, "hist:keys=common_pid:x=32+10*3/20-4",
@@ -158,8 +216,8 @@ static const struct err_case err_cases[] = {
 	  "Invalid field modifier", 19 },
 	{ &kmalloc, "hist:keys=ptr:xx=bytes_req.graph",
 	  "Invalid field modifier", 27 },
-	{ &kmalloc, "hist:keys=ptr:xx=bytes_req.log2",
-	  "Invalid field modifier", 17 },
+	{ &kmalloc, "hist:keys=ptr:xx=bytes_req.log2", "Invalid field modifier",
+	  17 },
 	{ &kmalloc, "hist:keys=ptr:vals=hitcount:NOHC",
 	  "Non-hitcount value is required for 'nohitcount'", 0 },
 	{ &sched_switch, "hist:keys=next_pid:x=prev_comm+1",
@@ -168,7 +226,8 @@ static const struct err_case err_cases[] = {
 	  "String type can not be an operand in expression", 23 },
 	{ &sched_switch, "hist:keys=next_pid:x=-(next_comm)",
 	  "String type can not be an operand in expression", 23 },
-	{ &sched_switch, "hist:keys=next_pid:x=common_timestamp.usecs-common_timestamp",
+	{ &sched_switch,
+	  "hist:keys=next_pid:x=common_timestamp.usecs-common_timestamp",
 	  "Timestamp units in expression don't match", 0 },
 	{ &sched_switch, "hist:keys=$ts0",
 	  "Using variable references in keys not supported", 10 },
@@ -183,19 +242,23 @@ static const struct err_case err_cases[] = {
 	  "For onmax(x) or onchange(x), x must be a variable", 12 },
 	{ &sched_switch, "hist:keys=next_pid:onchange($q).save(prev_pid)",
 	  "Couldn't find onmax or onchange variable", 29 },
-	{ &sched_switch, "hist:keys=next_pid:q=prev_prio:onmax($q).save(prev_pid):onmax($q).save(next_pid)",
+	{ &sched_switch,
+	  "hist:keys=next_pid:q=prev_prio:onmax($q).save(prev_pid):onmax($q).save(next_pid)",
 	  "Can't have more than one save() action per hist", 0 },
 	{ &sched_switch, "hist:keys=next_pid:onmatch(no.such).x($y)",
 	  "Invalid subsystem or event name", 30 },
 	{ &sched_switch, "hist:keys=next_pid:sort=next_pid.buckets=3",
 	  "Invalid sort modifier", 33 },
-	{ &sched_switch, "hist:keys=next_pid:vals=hitcount,a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p",
+	{ &sched_switch,
+	  "hist:keys=next_pid:vals=hitcount,a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p",
 	  "Couldn't find field", 20 },
 	/* khist limits and khist messages */
 	{ &sched_exec, "hist:keys=filename,filename,filename,filename,pid",
 	  "Compound key too large (max 1024 bytes)", 46 },
-	{ &sys_enter, "hist:keys=args", "Field type can not be used in a hist trigger", 10 },
-	{ &sched_switch, "hist:keys=next_pid,prev_pid,next_prio,prev_prio,prev_state,common_pid,next_comm,prev_comm,cpu",
+	{ &sys_enter, "hist:keys=args",
+	  "Field type can not be used in a hist trigger", 10 },
+	{ &sched_switch,
+	  "hist:keys=next_pid,prev_pid,next_prio,prev_prio,prev_state,common_pid,next_comm,prev_comm,cpu",
 	  "Too many keys (max 8)", 90 },
 };
 
@@ -204,8 +267,8 @@ static bool exists(void *ctx, const char *sys, const char *ev)
 	return !strcmp(sys, "sched");
 }
 
-static int find_var(void *ctx, const char *sys, const char *ev,
-		    const char *var, struct khist_var_info *info)
+static int find_var(void *ctx, const char *sys, const char *ev, const char *var,
+		    struct khist_var_info *info)
 {
 	if (!strcmp(var, "ts0")) {
 		info->usecs = 1;
@@ -302,9 +365,10 @@ static void hist_bind_key_layout(struct kunit *test)
 	static const char cmd2[] = "hist:keys=filename,filename,pid";
 	struct khist_hist_spec *sp;
 
-	KUNIT_ASSERT_EQ(test, khist_hist_compile(cmd, strlen(cmd),
-						 &sched_switch, NULL, &sp,
-						 NULL), 0);
+	KUNIT_ASSERT_EQ(test,
+			khist_hist_compile(cmd, strlen(cmd), &sched_switch,
+					   NULL, &sp, NULL),
+			0);
 	KUNIT_EXPECT_EQ(test, sp->n_keys, 4);
 	KUNIT_EXPECT_EQ(test, sp->keys[0].offset, 0);
 	KUNIT_EXPECT_EQ(test, sp->keys[0].size, 8);
@@ -323,9 +387,10 @@ static void hist_bind_key_layout(struct kunit *test)
 	khist_hist_spec_free(sp);
 
 	/* two dynamic strings: impossible in the kernel, fine in khist */
-	KUNIT_ASSERT_EQ(test, khist_hist_compile(cmd2, strlen(cmd2),
-						 &sched_exec, NULL, &sp,
-						 NULL), 0);
+	KUNIT_ASSERT_EQ(test,
+			khist_hist_compile(cmd2, strlen(cmd2), &sched_exec,
+					   NULL, &sp, NULL),
+			0);
 	KUNIT_EXPECT_EQ(test, sp->keys[1].offset, 256);
 	KUNIT_EXPECT_EQ(test, sp->key_size, 520);
 	khist_hist_spec_free(sp);
@@ -334,8 +399,7 @@ static void hist_bind_key_layout(struct kunit *test)
 static void hist_bind_exprs(struct kunit *test)
 {
 	static const char cmd[] =
-		"hist:keys=next_pid:lat=common_timestamp.usecs-$ts0,"
-		"k=prev_pid/$zero,u=prev_pid-(1)";
+		"hist:keys=next_pid:lat=common_timestamp.usecs-$ts0,k=prev_pid/$zero,u=prev_pid-(1)";
 	static const char cmd2[] =
 		"hist:keys=next_pid:lat=common_timestamp.usecs-$ts0,q=$dup";
 	static const char cmd3[] =
@@ -345,18 +409,22 @@ static void hist_bind_exprs(struct kunit *test)
 	const struct khist_bfield *f;
 
 	/* u=prev_pid-(1): "(1)" is a field name, as in the kernel */
-	KUNIT_EXPECT_EQ(test, khist_hist_compile(cmd, strlen(cmd),
-						 &sched_switch, &test_ops,
-						 &sp, &err), -EDOM);
+	KUNIT_EXPECT_EQ(test,
+			khist_hist_compile(cmd, strlen(cmd), &sched_switch,
+					   &test_ops, &sp, &err),
+			-EDOM);
 	KUNIT_EXPECT_STREQ(test, khist_hist_err_text(err.e[0].code),
 			   "Division by zero");
-	KUNIT_EXPECT_EQ(test, khist_hist_compile(cmd2, strlen(cmd2),
-						 &sched_switch, &test_ops,
-						 &sp, &err), -EINVAL);
+	KUNIT_EXPECT_EQ(test,
+			khist_hist_compile(cmd2, strlen(cmd2), &sched_switch,
+					   &test_ops, &sp, &err),
+			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, khist_hist_err_text(err.e[0].code),
 			   khist_hist_err_text(KHIST_HERR_VAR_NOT_UNIQUE));
-	KUNIT_ASSERT_EQ(test, khist_hist_compile(cmd3, strlen(cmd3), &sched_switch,
-						 &test_ops, &sp, &err), 0);
+	KUNIT_ASSERT_EQ(test,
+			khist_hist_compile(cmd3, strlen(cmd3), &sched_switch,
+					   &test_ops, &sp, &err),
+			0);
 	f = sp->vars[0].f;
 	KUNIT_EXPECT_EQ(test, f->kind, KHIST_BF_BINOP);
 	KUNIT_EXPECT_EQ(test, f->op, '-');
@@ -391,16 +459,14 @@ static void hist_bind_nomem(struct kunit *test)
 }
 
 static struct kunit_case hist_bind_cases[] = {
-	KUNIT_CASE(hist_bind_listing),
-	KUNIT_CASE(hist_bind_errors),
-	KUNIT_CASE(hist_bind_key_layout),
-	KUNIT_CASE(hist_bind_exprs),
-	KUNIT_CASE(hist_bind_nomem),
-	{}
+	KUNIT_CASE(hist_bind_listing),	  KUNIT_CASE(hist_bind_errors),
+	KUNIT_CASE(hist_bind_key_layout), KUNIT_CASE(hist_bind_exprs),
+	KUNIT_CASE(hist_bind_nomem),	  {},
 };
 
 static struct kunit_suite hist_bind_suite = {
 	.name = "khist_hist_bind",
 	.test_cases = hist_bind_cases,
 };
+
 kunit_test_suite(hist_bind_suite);

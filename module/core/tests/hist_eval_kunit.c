@@ -8,7 +8,10 @@
 #include "hist_eval.h"
 #include "hist_sort.h"
 
-#define F(n, t, o, s, sg, k, e) { n, t, o, s, sg, k, e }
+#define F(n, t, o, s, sg, k, e)      \
+	{                            \
+		n, t, o, s, sg, k, e \
+	}
 
 /* A record: header, then the fields below at their offsets. */
 static const struct khist_field_desc rec_f[] = {
@@ -57,7 +60,7 @@ static void fill(struct rec *r)
 	r->s32v = -70000;
 	r->u32v = 4000000000u;
 	r->u64v = 1000;
-	strcpy(r->name, "abcdefghijk");
+	memcpy(r->name, "abcdefghijk", 12);
 	/* data[] starts at offset 56 */
 	memcpy(r->data, d, sizeof(d));
 	r->dyn = (u32)(sizeof(d) << 16) | 56;
@@ -91,11 +94,13 @@ static u64 eval_val(struct kunit *test, const char *cmd, struct rec *r)
 static void hist_eval_widening(struct kunit *test)
 {
 	struct rec r;
+	u64 v;
 
 	fill(&r);
 	KUNIT_EXPECT_EQ(test, eval_val(test, "hist:keys=u8v:vals=s8v", &r),
 			(u64)-3);
-	KUNIT_EXPECT_EQ(test, eval_val(test, "hist:keys=u8v:vals=u8v", &r), 250);
+	KUNIT_EXPECT_EQ(test, eval_val(test, "hist:keys=u8v:vals=u8v", &r),
+			250);
 	KUNIT_EXPECT_EQ(test, eval_val(test, "hist:keys=u8v:vals=s16v", &r),
 			(u64)-300);
 	KUNIT_EXPECT_EQ(test, eval_val(test, "hist:keys=u8v:vals=s32v", &r),
@@ -105,11 +110,11 @@ static void hist_eval_widening(struct kunit *test)
 	/* u64 arithmetic wraps; the result takes the left operand's sign */
 	KUNIT_EXPECT_EQ(test, eval_val(test, "hist:keys=u8v:vals=s8v-u8v", &r),
 			(u64)-253);
-	KUNIT_EXPECT_EQ(test, eval_val(test, "hist:keys=u8v:vals=u64v*u32v", &r),
-			4000000000000ULL);
 	KUNIT_EXPECT_EQ(test,
-			eval_val(test, "hist:keys=u8v:vals=common_timestamp", &r),
-			5);
+			eval_val(test, "hist:keys=u8v:vals=u64v*u32v", &r),
+			4000000000000ULL);
+	v = eval_val(test, "hist:keys=u8v:vals=common_timestamp", &r);
+	KUNIT_EXPECT_EQ(test, v, 5);
 	KUNIT_EXPECT_EQ(test, eval_val(test, "hist:keys=u8v:vals=-(u64v)", &r),
 			(u64)-1000);
 }
@@ -124,7 +129,8 @@ static void hist_eval_division(struct kunit *test)
 			333);
 	r.pad = 0;
 	r.u32v = 0;
-	KUNIT_EXPECT_EQ(test, eval_val(test, "hist:keys=u8v:vals=u64v/u32v", &r),
+	KUNIT_EXPECT_EQ(test,
+			eval_val(test, "hist:keys=u8v:vals=u64v/u32v", &r),
 			U64_MAX);
 }
 
@@ -132,8 +138,9 @@ static void hist_eval_modifiers(struct kunit *test)
 {
 	static const struct {
 		u64 in, log2;
-	} l2[] = { { 0, 0 }, { 1, 0 }, { 2, 1 }, { 3, 2 }, { 4, 2 },
-		   { 5, 3 }, { 1024, 10 }, { 1025, 11 }, { U64_MAX, 64 } };
+	} l2[] = { { 0, 0 },	 { 1, 0 },     { 2, 1 },
+		   { 3, 2 },	 { 4, 2 },     { 5, 3 },
+		   { 1024, 10 }, { 1025, 11 }, { U64_MAX, 64 } };
 	struct khist_eval_ctx c;
 	struct khist_hist_spec *sp;
 	unsigned int i;
@@ -204,7 +211,8 @@ static void hist_eval_stack(struct kunit *test)
 	struct rec r;
 
 	fill(&r);
-	c = (struct khist_eval_ctx){ .rec = &r, .size = sizeof(r),
+	c = (struct khist_eval_ctx){ .rec = &r,
+				     .size = sizeof(r),
 				     .stack = cap };
 	sp = compile(test, "hist:keys=common_stacktrace");
 	KUNIT_EXPECT_TRUE(test, khist_hist_spec_has_stack(sp));
@@ -251,8 +259,11 @@ static void sort_rows(struct kunit *test, const char *cmd, const u64 *k,
 static void hist_sort_keys(struct kunit *test)
 {
 	static const u64 k[] = { 5, (u64)-2, 9, 0, 7 };
-	static const u64 s[][2] = { { 3, 10 }, { 1, 20 }, { 3, 5 },
-				    { 2, 5 }, { 3, 30 } };
+	static const char two_keys[] =
+		"hist:keys=u64v:vals=u32v:sort=hitcount.descending,u32v.descending";
+	static const u64 s[][2] = {
+		{ 3, 10 }, { 1, 20 }, { 3, 5 }, { 2, 5 }, { 3, 30 }
+	};
 	unsigned int o[5];
 
 	/* signed key field: -2 sorts first */
@@ -266,9 +277,7 @@ static void hist_sort_keys(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o[1], 2);
 	KUNIT_EXPECT_EQ(test, o[4], 3);
 	/* hitcount then the value, descending: runs of equal hitcounts */
-	sort_rows(test,
-		  "hist:keys=u64v:vals=u32v:sort=hitcount.descending,u32v.descending",
-		  k, s, 5, o);
+	sort_rows(test, two_keys, k, s, 5, o);
 	KUNIT_EXPECT_EQ(test, o[0], 4);
 	KUNIT_EXPECT_EQ(test, o[1], 0);
 	KUNIT_EXPECT_EQ(test, o[2], 2);
@@ -283,11 +292,12 @@ static struct kunit_case hist_eval_cases[] = {
 	KUNIT_CASE(hist_eval_key_layout),
 	KUNIT_CASE(hist_eval_stack),
 	KUNIT_CASE(hist_sort_keys),
-	{}
+	{},
 };
 
 static struct kunit_suite hist_eval_suite = {
 	.name = "khist_hist_eval",
 	.test_cases = hist_eval_cases,
 };
+
 kunit_test_suite(hist_eval_suite);

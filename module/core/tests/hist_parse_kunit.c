@@ -11,7 +11,7 @@
 
 struct parse_case {
 	const char *cmd;
-	const char *dump;	/* NULL: an error is expected */
+	const char *dump; /* NULL: an error is expected */
 	const char *err;
 	int pos;
 };
@@ -39,8 +39,8 @@ static const struct parse_case parse_ok[] = {
 	/* "if" needs blanks on both sides */
 	{ "hist:keys=diff:x=1 if_x",
 	  "keys=F(diff);vals=;vars=x:ERR(Expecting numeric literal@17);sort=;bits=11;clock=global" },
-	{ "hist:keys=a,b	 if 	x==1",
-	  "keys=F(a),F(b);vals=;vars=;sort=;bits=11;clock=global;if=	x==1" },
+	{ "hist:keys=a,b\t if \tx==1",
+	  "keys=F(a),F(b);vals=;vars=;sort=;bits=11;clock=global;if=\tx==1" },
 	/* whitespace inside tokens is kept */
 	{ "hist:keys=pid, prio",
 	  "keys=F(pid),F( prio);vals=;vars=;sort=;bits=11;clock=global" },
@@ -53,8 +53,8 @@ static const struct parse_case parse_ok[] = {
 
 static const struct parse_case parse_err[] = {
 	/* trigger-hist-syntax-errors.tc (those found before binding) */
-	{ "hist:keys=common_pid:vals=bytes_req:sort=", NULL,
-	  "Empty assignment", 36 },
+	{ "hist:keys=common_pid:vals=bytes_req:sort=", NULL, "Empty assignment",
+	  36 },
 	{ "hist:keys=common_pid:vals=bytes_req:sort=common_pid,", NULL,
 	  "Empty sort field", 36 },
 	{ "hist:keys=common_pid:vals=bytes_req,bytes_alloc:sort=common_pid,bytes_req,bytes_alloc",
@@ -77,26 +77,27 @@ static const struct parse_case parse_err[] = {
 	{ "hist:keys=a:x=1,,y=2", NULL, "Malformed assignment", 0 },
 	{ "hist:keys=a:onmatch(sched.sched_waking", NULL,
 	  "No closing paren found", 20 },
-	{ "hist:keys=a:onmatch(sched_waking).x($a)", NULL,
-	  "Missing subsystem", 20 },
+	{ "hist:keys=a:onmatch(sched_waking).x($a)", NULL, "Missing subsystem",
+	  20 },
 	{ "hist:keys=a:onmatch(a.b)", NULL, "No action found", 0 },
 	{ "hist:keys=a:onmatch(a.b).trace", NULL, "No action found", 0 },
-	{ "hist:keys=a:onmatch(a.b).save(x,y)", NULL,
-	  "Invalid action param", 30 },
+	{ "hist:keys=a:onmatch(a.b).save(x,y)", NULL, "Invalid action param",
+	  30 },
 	{ "hist:keys=a:onmatch(a.b).save(xx,yy)", NULL,
 	  "Handler doesn't support action", 25 },
 	{ "hist:keys=a:onmatch(a.b).snapshot()", NULL,
 	  "Handler doesn't support action", 25 },
-	{ "hist:keys=a:onmax($v).snapshot(", NULL,
-	  "No closing paren found", 0 },
+	{ "hist:keys=a:onmax($v).snapshot(", NULL, "No closing paren found",
+	  0 },
 	{ "hist:keys=a:onmax($v).save()", NULL, "Invalid action param", 0 },
-	{ "hist:keys=aa:onmatch(a.b).e($x,y)", NULL,
-	  "Invalid action param", 7 },
-	{ "hist:keys=a:vals=b:sort=b.junk:sort=,", NULL,
-	  "Empty sort field", 19 },
+	{ "hist:keys=aa:onmatch(a.b).e($x,y)", NULL, "Invalid action param",
+	  7 },
+	{ "hist:keys=a:vals=b:sort=b.junk:sort=,", NULL, "Empty sort field",
+	  19 },
 	/* khist messages where the kernel is silent */
 	{ "hist:vals=a", NULL, "Missing keys= attribute", 0 },
-	{ "hist:keys=a:size=64", NULL, "Invalid size= (must be 128..131072)", 12 },
+	{ "hist:keys=a:size=64", NULL, "Invalid size= (must be 128..131072)",
+	  12 },
 	{ "hist:keys=a:size=262144", NULL,
 	  "Invalid size= (must be 128..131072)", 12 },
 	{ "hist:keys=a:5", NULL, "Unknown hist trigger attribute", 12 },
@@ -105,9 +106,11 @@ static const struct parse_case parse_err[] = {
 	{ "hist:keys=a:onchange($v", NULL,
 	  "Missing ')' after onmax(/onchange( variable", 12 },
 	{ "hist:keys=a:x=-5", NULL,
-	  "Malformed expression (missing operand, or unary minus without -(...))", 14 },
+	  "Malformed expression (missing operand, or unary minus without -(...))",
+	  14 },
 	{ "hist:keys=a:x=b+", NULL,
-	  "Malformed expression (missing operand, or unary minus without -(...))", 14 },
+	  "Malformed expression (missing operand, or unary minus without -(...))",
+	  14 },
 	{ "hist:if x", NULL,
 	  "Misplaced 'if': a filter needs text before and after it", 5 },
 	{ "hist:keys=a if", NULL,
@@ -122,15 +125,15 @@ static const struct parse_case parse_err[] = {
 	  NULL, "Too many handler.action entries (max 8)", 12 },
 };
 
-static void check_err(struct kunit *test, const struct parse_case *c,
-		      int ret, const struct khist_hist_err *err)
+static void check_err(struct kunit *test, const struct parse_case *c, int ret,
+		      const struct khist_hist_err *err)
 {
 	KUNIT_EXPECT_EQ(test, ret < 0, 1);
 	KUNIT_ASSERT_GE(test, err->n, 1);
 	KUNIT_EXPECT_STREQ(test, khist_hist_err_text(err->e[0].code), c->err);
 	if (err->e[0].pos != c->pos)
-		KUNIT_FAIL(test, "%s: caret %u, want %d", c->cmd,
-			   err->e[0].pos, c->pos);
+		KUNIT_FAIL(test, "%s: caret %u, want %d", c->cmd, err->e[0].pos,
+			   c->pos);
 }
 
 static void hist_parse_table_ok(struct kunit *test)
@@ -186,8 +189,8 @@ static void hist_parse_input_untouched(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, cmd->cmd, text);
 	/* not NUL-terminated input: only len bytes are read */
 	khist_hist_cmd_free(cmd);
-	KUNIT_ASSERT_EQ(test, khist_hist_parse("hist:keys=aXYZ", 11, &cmd,
-					       NULL), 0);
+	KUNIT_ASSERT_EQ(test,
+			khist_hist_parse("hist:keys=aXYZ", 11, &cmd, NULL), 0);
 	KUNIT_EXPECT_STREQ(test, cmd->cmd, "hist:keys=a");
 	khist_hist_cmd_free(cmd);
 }
@@ -258,4 +261,5 @@ static struct kunit_suite hist_parse_suite = {
 	.name = "khist_hist_parse",
 	.test_cases = hist_parse_cases,
 };
+
 kunit_test_suite(hist_parse_suite);
