@@ -589,6 +589,13 @@ static int khist_event_add_inst(struct khist_event *top,
 		return ret;
 	}
 	list_add_tail_rcu(&ev->inst_node, &top->inst_evs);
+	/*
+	 * ftrace/print has no enable file and is always recorded: enabled
+	 * here as in the top instance, so that a trigger's soft use does not
+	 * keep trace_marker text out of the instance's buffer.
+	 */
+	if (top->attached && (top->def->flags & KHIST_EVF_IGNORE_ENABLE))
+		khist_event_set_enabled(ev, true, false);
 	return 0;
 }
 
