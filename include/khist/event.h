@@ -28,6 +28,7 @@
 
 struct khist_event;
 struct ring_buffer_event;
+struct trace_buffer;
 
 /**
  * struct khist_out - a text buffer the print functions append to
@@ -124,6 +125,8 @@ struct khist_event_def {
  * @rec:     the record (ring buffer or per-CPU scratch)
  * @size:    bytes reserved
  * @rbe:     ring buffer event, NULL when @rec is scratch
+ * @rb:      the ring buffer @rbe was reserved in (a snapshot may swap the
+ *           instance's buffers before the record is committed)
  * @level:   scratch nesting level taken, -1 for none
  * @ev:      the event it is for (the top instance's when @multi)
  * @multi:   built once in scratch for several instances
@@ -133,6 +136,7 @@ struct khist_rec_ctx {
 	void *rec;
 	unsigned int size;
 	struct ring_buffer_event *rbe;
+	struct trace_buffer *rb;
 	int level;
 	struct khist_event *ev;
 	bool multi;

@@ -98,6 +98,7 @@ void khist_stack_record(struct khist_instance *inst,
 	unsigned long entries[KHIST_STACK_SAVE];
 	struct ring_buffer_event *rbe;
 	struct khist_stack_rec *r;
+	struct trace_buffer *rb;
 	unsigned int n, first = 0;
 
 	if (!buf || !READ_ONCE(buf->on))
@@ -106,7 +107,9 @@ void khist_stack_record(struct khist_instance *inst,
 	while (first < n && within_module(entries[first], THIS_MODULE))
 		first++;
 	n = min_t(unsigned int, n - first, KHIST_STACK_KEEP);
-	rbe = ring_buffer_lock_reserve(buf->rb, sizeof(*r) + n * sizeof(long));
+	/* Once: a snapshot may swap the instance's buffers meanwhile. */
+	rb = READ_ONCE(buf->rb);
+	rbe = ring_buffer_lock_reserve(rb, sizeof(*r) + n * sizeof(long));
 	if (!rbe)
 		return;
 	r = ring_buffer_event_data(rbe);
@@ -114,5 +117,5 @@ void khist_stack_record(struct khist_instance *inst,
 	r->hdr.type = KHIST_STACK_ID;
 	r->size = n;
 	memcpy(r->caller, entries + first, n * sizeof(long));
-	khist_rb_unlock_commit(buf->rb, rbe);
+	khist_rb_unlock_commit(rb, rbe);
 }

@@ -24,6 +24,7 @@
 #include "events/evfilter.h"
 #include "ringbuf.h"
 #include "conform/conform.h"
+#include "triggers/snapshot.h"
 
 #define KHIST_SCRATCH_LEVELS 4
 
@@ -187,9 +188,11 @@ void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 	ctx->multi = false;
 	ctx->size = size;
 	ctx->rbe = NULL;
+	ctx->rb = NULL;
 	ctx->level = -1;
 	if (record) {
-		ctx->rbe = ring_buffer_lock_reserve(buf->rb, size);
+		ctx->rb = READ_ONCE(buf->rb);
+		ctx->rbe = ring_buffer_lock_reserve(ctx->rb, size);
 		if (ctx->rbe) {
 			ctx->rec = ring_buffer_event_data(ctx->rbe);
 			goto fill;
@@ -279,9 +282,10 @@ static void khist_rec_finish(struct khist_rec_ctx *ctx)
 		this_cpu_dec(khist_scratch->level);
 		return;
 	}
+	/* The buffer it was reserved in, even if a snapshot swapped them. */
 	filter = rcu_dereference_sched(ev->filter);
 	if (filter && !khist_evfilter_match(filter, ctx->rec, ctx->size)) {
-		ring_buffer_discard_commit(buf->rb, ctx->rbe);
+		ring_buffer_discard_commit(ctx->rb, ctx->rbe);
 		return;
 	}
 	khist_comm_save(current);
@@ -289,10 +293,10 @@ static void khist_rec_finish(struct khist_rec_ctx *ctx)
 		/* options/stacktrace: the stack follows the event. */
 		const struct khist_common_hdr hdr = *(typeof(hdr) *)ctx->rec;
 
-		khist_rb_unlock_commit(buf->rb, ctx->rbe);
+		khist_rb_unlock_commit(ctx->rb, ctx->rbe);
 		khist_stack_record(ev->inst, &hdr);
 	} else {
-		khist_rb_unlock_commit(buf->rb, ctx->rbe);
+		khist_rb_unlock_commit(ctx->rb, ctx->rbe);
 	}
 	khist_wake(buf);
 }
@@ -303,17 +307,26 @@ static void khist_rec_deliver(struct khist_event *ev,
 {
 	struct khist_buffer *buf = ev->inst->buf;
 	struct khist_filter *filter;
+	struct trace_buffer *rb = NULL;
 
 	if (!READ_ONCE(ev->attached))
 		return;
+	/*
+	 * Whether and where it is recorded is decided before the triggers
+	 * run, as if it had been reserved (see khist_rec_reserve_ev()): a
+	 * traceoff trigger still records its own hit, a snapshot trigger
+	 * sends it to the buffer that becomes the snapshot.
+	 */
+	if (!READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on))
+		rb = READ_ONCE(buf->rb);
 	khist_rec_run_triggers(ev, ctx, ts);
-	if (READ_ONCE(ev->soft_disabled) || !READ_ONCE(buf->on))
+	if (!rb)
 		return;
 	filter = rcu_dereference_sched(ev->filter);
 	if (filter && !khist_evfilter_match(filter, ctx->rec, ctx->size))
 		return;
 	khist_comm_save(current);
-	if (ring_buffer_write(buf->rb, ctx->size, ctx->rec))
+	if (ring_buffer_write(rb, ctx->size, ctx->rec))
 		return;
 	if (khist_stack_wanted(ev->inst))
 		khist_stack_record(ev->inst, ctx->rec);
@@ -343,6 +356,21 @@ void khist_rec_commit(struct khist_rec_ctx *ctx)
 	this_cpu_dec(khist_scratch->level);
 }
 EXPORT_SYMBOL_GPL(khist_rec_commit);
+
+/**
+ * khist_rec_commit_quiet() - commit a record of khist's own, without
+ * triggers
+ * @ctx: the context khist_rec_reserve_ev() filled
+ *
+ * For the records khist writes itself (stack traces, notes), which ftrace
+ * writes without running the triggers of their event either.
+ *
+ * Context: any (NMI included), preemption disabled.
+ */
+void khist_rec_commit_quiet(struct khist_rec_ctx *ctx)
+{
+	khist_rec_finish(ctx);
+}
 
 /**
  * khist_rec_commit_marker() - commit a trace_marker record, ftrace's way
@@ -604,19 +632,19 @@ static const char khist_trace_columns[] =
 /**
  * khist_ringbuf_header() - the comment block at the top of `trace`
  * @out: where it goes
- * @buf: the buffer described
+ * @rb:  the ring buffer described (the instance's, or its snapshot)
  *
  * Context: process context.
  */
-void khist_ringbuf_header(struct khist_out *out, struct khist_buffer *buf)
+void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb)
 {
 	unsigned long entries = 0, total = 0, n;
 	int cpu;
 
 	for_each_online_cpu(cpu) {
-		n = ring_buffer_entries_cpu(buf->rb, cpu);
+		n = ring_buffer_entries_cpu(rb, cpu);
 		entries += n;
-		total += n + ring_buffer_overrun_cpu(buf->rb, cpu);
+		total += n + ring_buffer_overrun_cpu(rb, cpu);
 	}
 	khist_out_printf(out, "# tracer: nop\n#\n");
 	khist_out_printf(out, KHIST_ENTRIES_FMT, entries, total,
@@ -673,6 +701,9 @@ int khist_ringbuf_init(struct khist_instance *inst)
 	buf->rb = ring_buffer_alloc(KHIST_RB_DEFAULT_SIZE, RB_FL_OVERWRITE);
 	if (!buf->rb)
 		goto out_buf;
+	ret = khist_snapshot_alloc(buf);
+	if (ret)
+		goto out_rb_only;
 	buf->on = 1;
 	buf->inst = inst;
 	init_waitqueue_head(&buf->wait);
@@ -683,10 +714,17 @@ int khist_ringbuf_init(struct khist_instance *inst)
 	ret = khist_trace_files_create(inst);
 	if (ret)
 		goto out_rb;
+	ret = khist_snapshot_files_create(inst);
+	if (ret) {
+		khist_trace_files_remove(inst);
+		goto out_rb;
+	}
 	return 0;
 
 out_rb:
 	WRITE_ONCE(inst->buf, NULL);
+	khist_snapshot_free(buf);
+out_rb_only:
 	ring_buffer_free(buf->rb);
 out_buf:
 	kfree(buf);
@@ -704,6 +742,7 @@ out_buf:
  */
 void khist_ringbuf_exit(struct khist_instance *inst)
 {
+	khist_snapshot_files_remove(inst);
 	khist_trace_files_remove(inst);
 }
 
@@ -721,6 +760,7 @@ void khist_ringbuf_free(struct khist_instance *inst)
 		return;
 	inst->buf = NULL;
 	irq_work_sync(&buf->wake_work);
+	khist_snapshot_free(buf);
 	ring_buffer_free(buf->rb);
 	kfree(buf);
 }

@@ -14,6 +14,9 @@
 #include <khist/event.h>
 
 struct khist_instance;
+struct khist_snapshot;
+struct inode;
+struct file;
 
 /* ftrace's default per-CPU size. */
 #define KHIST_RB_DEFAULT_SIZE 1441792UL
@@ -31,6 +34,8 @@ struct khist_instance;
  * @wake_work: wakes @wait from any context
  * @read_lock: serialises consuming readers, tracing_on and resizes
  * @inst:      the instance it belongs to
+ * @snap:      its snapshot buffer (module/triggers/snapshot.c), which a
+ *             snapshot swaps with @rb: read @rb once per use
  */
 struct khist_buffer {
 	struct trace_buffer *rb;
@@ -40,18 +45,35 @@ struct khist_buffer {
 	struct irq_work wake_work;
 	struct mutex read_lock; /* see @read_lock above */
 	struct khist_instance *inst;
+	struct khist_snapshot *snap;
 };
+
+/**
+ * typedef khist_trace_header_fn - prints the comment block of a `trace` view
+ * @out:   where it goes
+ * @rb:    the buffer shown
+ * @empty: it has no record to show
+ * @data:  what the opener passed
+ */
+typedef void (*khist_trace_header_fn)(struct khist_out *out,
+				      struct trace_buffer *rb, bool empty,
+				      void *data);
 
 int khist_ringbuf_init(struct khist_instance *inst);
 void khist_ringbuf_exit(struct khist_instance *inst);
 void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
 			  const void *rec, unsigned int size);
-void khist_ringbuf_header(struct khist_out *out, struct khist_buffer *buf);
+void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb);
 void khist_comm_lookup(int pid, char *comm);
 void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 			   unsigned int size);
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len);
+void khist_rec_commit_quiet(struct khist_rec_ctx *ctx);
 int khist_trace_files_create(struct khist_instance *inst);
+int khist_trace_view_open(struct inode *inode, struct file *file,
+			  struct trace_buffer *rb, khist_trace_header_fn header,
+			  void *data);
+int khist_trace_view_release(struct inode *inode, struct file *file);
 void khist_trace_files_remove(struct khist_instance *inst);
 
 #endif /* _KHIST_RINGBUF_RINGBUF_H */

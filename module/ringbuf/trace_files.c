@@ -20,6 +20,7 @@
 #include "events/events.h"
 #include "conform/conform.h"
 #include "ringbuf.h"
+#include "triggers/snapshot.h"
 
 /* Longest trace_marker write kept (longer text is cut). */
 #define KHIST_MARKER_MAX (KHIST_REC_MAX - 32)
@@ -27,14 +28,16 @@
 /* ---- trace ---- */
 
 struct khist_trace_iter {
-	struct khist_buffer *buf;
+	struct trace_buffer *rb;
+	khist_trace_header_fn header;
+	void *data;
 	struct ring_buffer_iter **it;
 	loff_t idx;
 	int cpu;
 	u64 ts;
 	void *rec;
 	unsigned int size;
-	bool paused;
+	struct khist_buffer *paused;
 	struct khist_out out;
 };
 
@@ -107,7 +110,7 @@ static int khist_trace_show(struct seq_file *m, void *v)
 
 	ti->out.len = 0;
 	if (v == SEQ_START_TOKEN)
-		khist_ringbuf_header(&ti->out, ti->buf);
+		ti->header(&ti->out, ti->rb, !khist_trace_peek(ti), ti->data);
 	else
 		khist_ringbuf_format(&ti->out, ti->cpu, ti->ts, ti->rec,
 				     ti->size);
@@ -129,38 +132,48 @@ static void khist_trace_iter_free(struct khist_trace_iter *ti)
 	for_each_possible_cpu(cpu)
 		if (ti->it[cpu])
 			ring_buffer_read_finish(ti->it[cpu]);
-	if (ti->paused)
-		ring_buffer_record_enable(ti->buf->rb);
+	if (ti->paused) {
+		ring_buffer_record_enable(ti->rb);
+		khist_snapshot_unhold(ti->paused);
+	}
 	kfree(ti->it);
 	kfree(ti->out.buf);
 }
 
-static int khist_trace_open(struct inode *inode, struct file *file)
+/**
+ * khist_trace_view_open() - open a file that shows a ring buffer like `trace`
+ * @inode:  the file's inode
+ * @file:   the file, opened for reading
+ * @rb:     the buffer shown
+ * @header: prints the comment block above the records
+ * @data:   passed to @header
+ *
+ * The caller keeps @rb alive until khist_trace_view_release().
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
+int khist_trace_view_open(struct inode *inode, struct file *file,
+			  struct trace_buffer *rb, khist_trace_header_fn header,
+			  void *data)
 {
-	struct khist_buffer *buf = inode->i_private;
 	struct khist_trace_iter *ti;
 	int cpu;
 
-	if (khist_fs_open_truncates(file))
-		ring_buffer_reset(buf->rb);
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
 	ti = __seq_open_private(file, &khist_trace_sops, sizeof(*ti));
 	if (!ti)
 		return -ENOMEM;
-	ti->buf = buf;
+	ti->rb = rb;
+	ti->header = header;
+	ti->data = data;
 	ti->idx = 1;
 	ti->out.size = KHIST_LINE_MAX;
 	ti->out.buf = kmalloc(KHIST_LINE_MAX, GFP_KERNEL);
 	ti->it = kcalloc(nr_cpu_ids, sizeof(*ti->it), GFP_KERNEL);
 	if (!ti->out.buf || !ti->it)
 		goto fail;
-	/* Stop recording first, as ftrace does, so the view is stable. */
-	ti->paused = khist_option_get(buf->inst, KHIST_OPT_PAUSE_ON_TRACE);
-	if (ti->paused)
-		ring_buffer_record_disable(buf->rb);
 	for_each_possible_cpu(cpu)
-		ti->it[cpu] = ring_buffer_read_start(buf->rb, cpu, GFP_KERNEL);
+		ti->it[cpu] = ring_buffer_read_start(rb, cpu, GFP_KERNEL);
 	return 0;
 fail:
 	kfree(ti->it);
@@ -170,15 +183,69 @@ fail:
 	return -ENOMEM;
 }
 
-static int khist_trace_release(struct inode *inode, struct file *file)
+/**
+ * khist_trace_view_release() - close what khist_trace_view_open() opened
+ * @inode: the file's inode
+ * @file:  the file
+ *
+ * Context: process context.
+ * Return: 0.
+ */
+int khist_trace_view_release(struct inode *inode, struct file *file)
 {
-	struct seq_file *m;
+	struct seq_file *m = file->private_data;
 
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
-	m = file->private_data;
 	khist_trace_iter_free(m->private);
 	return seq_release_private(inode, file);
+}
+
+static void khist_trace_header(struct khist_out *out, struct trace_buffer *rb,
+			       bool empty, void *data)
+{
+	khist_ringbuf_header(out, rb);
+}
+
+static int khist_trace_open(struct inode *inode, struct file *file)
+{
+	struct khist_buffer *buf = inode->i_private;
+	struct trace_buffer *rb;
+	struct seq_file *m;
+	bool pause;
+	int ret;
+
+	if (khist_fs_open_truncates(file))
+		ring_buffer_reset(READ_ONCE(buf->rb));
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	/*
+	 * Stop recording first, as ftrace does, so the view is stable; no
+	 * snapshot is taken meanwhile either (ftrace's stopped tracing).
+	 */
+	pause = khist_option_get(buf->inst, KHIST_OPT_PAUSE_ON_TRACE);
+	if (pause)
+		khist_snapshot_hold(buf);
+	rb = READ_ONCE(buf->rb);
+	if (pause)
+		ring_buffer_record_disable(rb);
+	ret = khist_trace_view_open(inode, file, rb, khist_trace_header, NULL);
+	if (ret) {
+		if (pause) {
+			ring_buffer_record_enable(rb);
+			khist_snapshot_unhold(buf);
+		}
+		return ret;
+	}
+	m = file->private_data;
+	if (pause)
+		((struct khist_trace_iter *)m->private)->paused = buf;
+	return 0;
+}
+
+static int khist_trace_release(struct inode *inode, struct file *file)
+{
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	return khist_trace_view_release(inode, file);
 }
 
 static ssize_t khist_trace_write(struct file *file, const char __user *ubuf,
@@ -214,19 +281,20 @@ struct khist_pipe {
 
 static bool khist_rb_empty(struct khist_buffer *buf)
 {
-	return ring_buffer_empty(buf->rb);
+	return ring_buffer_empty(READ_ONCE(buf->rb));
 }
 
 /* Consume the oldest record of any CPU and format it into p->out. */
 static bool khist_pipe_fill(struct khist_pipe *p)
 {
+	struct trace_buffer *rb = READ_ONCE(p->buf->rb);
 	struct ring_buffer_event *e;
 	unsigned long lost = 0;
 	int cpu, best_cpu = -1;
 	u64 ts, best_ts = 0;
 
 	for_each_possible_cpu(cpu) {
-		e = ring_buffer_peek(p->buf->rb, cpu, &ts, NULL);
+		e = ring_buffer_peek(rb, cpu, &ts, NULL);
 		if (e && (best_cpu < 0 || ts < best_ts)) {
 			best_cpu = cpu;
 			best_ts = ts;
@@ -237,7 +305,7 @@ static bool khist_pipe_fill(struct khist_pipe *p)
 	p->out.len = 0;
 	p->pos = 0;
 	mutex_lock(&khist_event_mutex);
-	e = ring_buffer_consume(p->buf->rb, best_cpu, &ts, &lost);
+	e = ring_buffer_consume(rb, best_cpu, &ts, &lost);
 	if (lost)
 		khist_out_printf(&p->out, "CPU:%d [LOST %lu EVENTS]\n",
 				 best_cpu, lost);
@@ -472,7 +540,8 @@ static ssize_t khist_size_write(struct file *file, const char __user *ubuf,
 	if (!kb || kb > (ULONG_MAX >> 10))
 		return -EINVAL;
 	mutex_lock(&buf->read_lock);
-	ret = ring_buffer_resize(buf->rb, kb << 10, RING_BUFFER_ALL_CPUS);
+	/* The snapshot buffer, when allocated, follows (snapshot.c). */
+	ret = khist_buffers_resize(buf, kb << 10);
 	mutex_unlock(&buf->read_lock);
 	if (ret < 0)
 		return ret;
