@@ -8,6 +8,7 @@
 #include "khist.h"
 #include "events/evfilter.h"
 #include "hist/hist.h"
+#include "triggers/triggers.h"
 
 static int __init khist_init(void)
 {
@@ -19,17 +20,28 @@ static int __init khist_init(void)
 	ret = khist_fs_init();
 	if (ret)
 		goto out_evf;
-	ret = khist_triggers_init();
+	/* Before hist: the trigger file lists commands in ftrace's order. */
+	ret = khist_cmds_init();
 	if (ret)
 		goto out_fs;
+	ret = khist_triggers_init();
+	if (ret)
+		goto out_cmds;
 	ret = khist_instance_init();
 	if (ret)
 		goto out_trig;
+	ret = khist_cmds_late_init();
+	if (ret)
+		goto out_inst;
 	pr_info("loaded; mount with: mount -t khist nodev /sys/kernel/khist\n");
 	return 0;
 
+out_inst:
+	khist_instance_exit();
 out_trig:
 	khist_triggers_exit();
+out_cmds:
+	khist_cmds_exit();
 out_fs:
 	khist_fs_exit();
 out_evf:
@@ -39,8 +51,10 @@ out_evf:
 
 static void __exit khist_exit(void)
 {
+	khist_cmds_late_exit();
 	khist_instance_exit();
 	khist_triggers_exit();
+	khist_cmds_exit();
 	khist_fs_exit();
 	khist_evfilter_exit();
 }

@@ -312,14 +312,15 @@ out:
 static int khist_trig_show(struct seq_file *m, struct khist_event *ev)
 {
 	struct khist_ev_triggers *et = ev->trigger_data;
+	struct khist_trigger_type *type;
 	struct khist_trigger *t;
 
 	if (!et || list_empty(&et->list)) {
-		/* ftrace's registered commands, in its order. */
-		seq_puts(m, "# Available triggers:\n");
-		seq_puts(m, "# traceon traceoff snapshot stacktrace");
-		seq_puts(m, " enable_event disable_event enable_hist");
-		seq_puts(m, " disable_hist hist\n");
+		/* The registered commands, in registration order. */
+		seq_puts(m, "# Available triggers:\n#");
+		list_for_each_entry(type, &khist_trigger_types, list)
+			seq_printf(m, " %s", type->name);
+		seq_putc(m, '\n');
 		return 0;
 	}
 	list_for_each_entry(t, &et->list, list)
