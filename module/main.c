@@ -30,14 +30,9 @@ static int __init khist_init(void)
 	ret = khist_instance_init();
 	if (ret)
 		goto out_trig;
-	ret = khist_cmds_late_init();
-	if (ret)
-		goto out_inst;
 	pr_info("loaded; mount with: mount -t khist nodev /sys/kernel/khist\n");
 	return 0;
 
-out_inst:
-	khist_instance_exit();
 out_trig:
 	khist_triggers_exit();
 out_cmds:
@@ -51,7 +46,6 @@ out_evf:
 
 static void __exit khist_exit(void)
 {
-	khist_cmds_late_exit();
 	khist_instance_exit();
 	khist_triggers_exit();
 	khist_cmds_exit();

@@ -118,4 +118,6 @@ void khist_stack_record(struct khist_instance *inst,
 	r->size = n;
 	memcpy(r->caller, entries + first, n * sizeof(long));
 	khist_rb_unlock_commit(rb, rbe);
+	/* The TASK column, when the event itself was not recorded. */
+	khist_comm_save(current);
 }

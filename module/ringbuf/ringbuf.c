@@ -52,7 +52,13 @@ static arch_spinlock_t khist_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
  */
 static DEFINE_PER_CPU(struct task_struct *, khist_comm_last);
 
-static void khist_comm_save(struct task_struct *tsk)
+/**
+ * khist_comm_save() - remember a task's name for the TASK column
+ * @tsk: the task that wrote a record
+ *
+ * Context: any (NMI included), preemption disabled.
+ */
+void khist_comm_save(struct task_struct *tsk)
 {
 	struct khist_comm *c = &khist_comms[tsk->pid % KHIST_COMM_SLOTS];
 

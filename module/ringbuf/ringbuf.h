@@ -16,6 +16,7 @@
 struct khist_instance;
 struct khist_snapshot;
 struct inode;
+struct task_struct;
 struct file;
 
 /* ftrace's default per-CPU size. */
@@ -65,6 +66,7 @@ void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
 			  const void *rec, unsigned int size);
 void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb);
 void khist_comm_lookup(int pid, char *comm);
+void khist_comm_save(struct task_struct *tsk);
 void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 			   unsigned int size);
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len);

@@ -12,6 +12,7 @@
  */
 #include "khist.h"
 #include "ringbuf/ringbuf.h"
+#include "conform/conform.h"
 #include "snapshot.h"
 #include "triggers.h"
 
@@ -51,12 +52,12 @@ static bool khist_traceoff_done(struct khist_cmd *c)
 	return !buf || !READ_ONCE(buf->on);
 }
 
-static void khist_traceon_fire(struct khist_cmd *c)
+static void khist_traceon_fire(struct khist_cmd *c, void *rec)
 {
 	khist_cmd_tracing(c, true);
 }
 
-static void khist_traceoff_fire(struct khist_cmd *c)
+static void khist_traceoff_fire(struct khist_cmd *c, void *rec)
 {
 	khist_cmd_tracing(c, false);
 }
@@ -66,25 +67,15 @@ static int khist_snapshot_prepare(struct khist_cmd *c)
 	return khist_snapshot_arm(c->base.ev->inst);
 }
 
-static void khist_snapshot_fire(struct khist_cmd *c)
+static void khist_snapshot_fire(struct khist_cmd *c, void *rec)
 {
 	khist_snapshot_trigger(c->base.ev->inst);
 }
 
-static int khist_stacktrace_prepare(struct khist_cmd *c)
+/* ftrace/kernel_stack (conform/stack.c), with the hit's header. */
+static void khist_stacktrace_fire(struct khist_cmd *c, void *rec)
 {
-	struct khist_event *kev = khist_kstack_event(c->base.ev->inst);
-
-	if (!kev)
-		return -ENODEV;
-	khist_event_get(kev);
-	c->kstack = kev;
-	return 0;
-}
-
-static void khist_stacktrace_fire(struct khist_cmd *c)
-{
-	khist_kstack_write(c->kstack);
+	khist_stack_record(c->base.ev->inst, rec);
 }
 
 struct khist_cmd_type khist_traceon_cmd = {
@@ -113,5 +104,4 @@ struct khist_cmd_type khist_stacktrace_cmd = {
 	.type = { .name = "stacktrace", KHIST_CMD_OPS },
 	.group = KHIST_GRP_STACK,
 	.fire = khist_stacktrace_fire,
-	.prepare = khist_stacktrace_prepare,
 };

@@ -102,8 +102,6 @@ static void khist_cmd_destroy(struct khist_cmd *c)
 			khist_event_put_use(c->target);
 		khist_event_put(c->target);
 	}
-	if (c->kstack)
-		khist_event_put(c->kstack);
 	khist_trigger_free_filter(&c->base);
 	kfree(c->tname);
 	kfree(c);
@@ -348,7 +346,7 @@ void khist_cmd_call(struct khist_trigger *t, void *rec, unsigned int size,
 		if (!khist_cmd_take(c))
 			return;
 	}
-	ct->fire(c);
+	ct->fire(c, rec);
 }
 
 /**
@@ -416,27 +414,4 @@ void khist_cmds_exit(void)
 
 	while (i--)
 		khist_trigger_type_unregister(&khist_cmd_types[i]->type);
-}
-
-/**
- * khist_cmds_late_init() - what needs the top instance: kernel_stack
- *
- * Context: process context, module init, after the instances.
- * Return: 0 or -errno.
- */
-int khist_cmds_late_init(void)
-{
-	return khist_kstack_init();
-}
-
-/**
- * khist_cmds_late_exit() - drop every trigger of these commands, then
- * kernel_stack
- *
- * Context: process context, module exit, before the instances go.
- */
-void khist_cmds_late_exit(void)
-{
-	khist_cmds_exit();
-	khist_kstack_exit();
 }

@@ -20,13 +20,13 @@ static bool khist_event_done(struct khist_cmd *c)
 	return on == !READ_ONCE(c->target->soft_disabled);
 }
 
-static void khist_event_fire(struct khist_cmd *c)
+static void khist_event_fire(struct khist_cmd *c, void *rec)
 {
 	khist_event_soft_enable(c->target, khist_cmd_type_of(c)->on);
 }
 
 /* Pause or continue every hist trigger of the target, as ftrace. */
-static void khist_hist_fire(struct khist_cmd *c)
+static void khist_hist_fire(struct khist_cmd *c, void *rec)
 {
 	struct khist_ev_triggers *et;
 	struct khist_trigger *t;

@@ -45,7 +45,8 @@ enum khist_cmd_group {
  * @target: takes a <system>:<event> parameter
  * @done:   with a count: the hit changes nothing, so the count is kept
  *          (NULL: every hit counts); any context
- * @fire:   act; any context (NMI included), preemption disabled
+ * @fire:   act on a hit of the record @rec (common header first); any
+ *          context (NMI included), preemption disabled
  * @prepare: optional, before the trigger is added (process context,
  *          khist_event_mutex held); returns 0 or -errno
  */
@@ -55,7 +56,7 @@ struct khist_cmd_type {
 	bool on;
 	bool target;
 	bool (*done)(struct khist_cmd *c);
-	void (*fire)(struct khist_cmd *c);
+	void (*fire)(struct khist_cmd *c, void *rec);
 	int (*prepare)(struct khist_cmd *c);
 };
 
@@ -66,7 +67,6 @@ struct khist_cmd_type {
  * @counted: a count was given (":N"); without one @count stays -1
  * @target:  enable_*, disable_*: the event acted on (referenced)
  * @target_used: @target is in soft mode for this trigger
- * @kstack:  stacktrace: the instance's kernel_stack event (referenced)
  * @tname:   enable_*, disable_*: "<system>:<event>" of @target, as listed
  */
 struct khist_cmd {
@@ -75,7 +75,6 @@ struct khist_cmd {
 	bool counted;
 	struct khist_event *target;
 	bool target_used;
-	struct khist_event *kstack;
 	char *tname;
 };
 
@@ -106,8 +105,6 @@ void khist_cmd_error(struct khist_event *ev, const char *cmd, const char *msg,
 		     const char *text, unsigned int pos);
 int khist_cmds_init(void);
 void khist_cmds_exit(void);
-int khist_cmds_late_init(void);
-void khist_cmds_late_exit(void);
 
 /* target.c: enable_event, disable_event, enable_hist, disable_hist */
 extern struct khist_cmd_type khist_enable_event_cmd, khist_disable_event_cmd,
@@ -117,11 +114,5 @@ void khist_target_unreg_all(struct khist_event *ev);
 /* basic.c: traceon, traceoff, snapshot, stacktrace */
 extern struct khist_cmd_type khist_traceon_cmd, khist_traceoff_cmd,
 	khist_snapshot_cmd, khist_stacktrace_cmd;
-
-/* stack.c: ftrace/kernel_stack records */
-struct khist_event *khist_kstack_event(struct khist_instance *inst);
-void khist_kstack_write(struct khist_event *kev);
-int khist_kstack_init(void);
-void khist_kstack_exit(void);
 
 #endif /* _KHIST_TRIGGERS_TRIGGERS_H */
