@@ -321,7 +321,38 @@ static int khist_hist_file_show(struct seq_file *m, void *v)
 	return ret;
 }
 
-DEFINE_SHOW_ATTRIBUTE(khist_hist_file);
+/*
+ * The hist text comes from one show that seq_read() repeats with a
+ * doubled buffer until it fits: start with room for it.
+ */
+static int khist_hist_file_open(struct inode *inode, struct file *file)
+{
+	struct khist_event *ev = inode->i_private;
+	const struct khist_trigger_ops *ops;
+	size_t size = 0;
+	int ret;
+
+	mutex_lock(&khist_event_mutex);
+	ops = khist_trigger_ops;
+	if (khist_ev_live(ev) && ops && ops->hist_size)
+		size = ops->hist_size(ev);
+	mutex_unlock(&khist_event_mutex);
+	if (size > PAGE_SIZE) {
+		ret = single_open_size(file, khist_hist_file_show, ev, size);
+		/* Short of memory for all of it: grow as it goes. */
+		if (ret != -ENOMEM)
+			return ret;
+	}
+	return single_open(file, khist_hist_file_show, ev);
+}
+
+static const struct file_operations khist_hist_file_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_hist_file_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 static int khist_hist_debug_file_show(struct seq_file *m, void *v)
 {

@@ -294,3 +294,82 @@ int khist_hist_show(struct seq_file *m, struct khist_event *ev)
 	}
 	return 0;
 }
+
+/*
+ * A symbol with its offset and module as %pS prints it, a generous guess
+ * (a longer one only costs a second show).
+ */
+#define KHIST_SYM_WIDTH 96
+/* Above this, seq_read()'s doubling takes over. */
+#define KHIST_SHOW_SIZE_MAX (64UL << 20)
+
+/* Bytes a key prints at most, in khist_print_key()'s formats. */
+static size_t khist_key_width(const struct khist_hkey *k)
+{
+	u32 fl = k->f->flags;
+
+	if (fl & KHIST_HF_STACKTRACE)
+		return KHIST_STACK_DEPTH * (9 + KHIST_SYM_WIDTH + 1);
+	if (fl & KHIST_HF_STRING)
+		return max_t(size_t, 50, k->size);
+	if (fl & (KHIST_HF_SYM | KHIST_HF_SYM_OFFSET))
+		return 20 + KHIST_SYM_WIDTH;
+	if (fl & KHIST_HF_BUCKET)
+		return 2 * 20 + 3;
+	if (fl & (KHIST_HF_EXECNAME | KHIST_HF_SYSCALL))
+		return 30 + 2 + 20;
+	return 20;
+}
+
+/* Bytes of one entry's line (or lines, for stacks) at most. */
+static size_t khist_entry_width(const struct khist_hist_spec *sp)
+{
+	size_t w = sizeof("{  }\n") + sizeof(" hitcount: ") + 20;
+	unsigned int i;
+
+	for (i = 0; i < sp->n_keys; i++)
+		w += 4 + strlen(sp->keys[i].f->name) +
+		     khist_key_width(&sp->keys[i]);
+	for (i = 1; i < sp->n_vals; i++)
+		w += 6 + strlen(sp->vals[i]->name) + 20;
+	return w;
+}
+
+/**
+ * khist_hist_show_size() - a buffer size for the `hist` file of an event
+ * @ev: the event
+ *
+ * The `hist` file is printed by one seq_file show, which seq_read()
+ * repeats with a buffer twice as big each time the text does not fit
+ * (reading and sorting every entry again). Opening it with room for the
+ * entries it has now makes one show enough (a second one when the hist
+ * grew in between or holds long symbols). Lines are counted at their
+ * widest, with 1/8 slack, up to KHIST_SHOW_SIZE_MAX.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: bytes, at least PAGE_SIZE.
+ */
+size_t khist_hist_show_size(struct khist_event *ev)
+{
+	struct khist_ev_triggers *et = ev->trigger_data;
+	struct khist_hist_trigger *ht;
+	struct khist_map_stats st;
+	struct khist_trigger *t;
+	size_t size = PAGE_SIZE;
+	u64 n;
+
+	if (!et)
+		return size;
+	list_for_each_entry(t, &et->list, list) {
+		if (!khist_is_hist(t))
+			continue;
+		ht = khist_to_hist(t);
+		khist_map_get_stats(ht->hd->map, &st);
+		n = (u64)st.entries + st.entries / 8 + 16;
+		/* Header, trigger info and totals. */
+		size += PAGE_SIZE + n * khist_entry_width(ht->hd->spec);
+		if (size >= KHIST_SHOW_SIZE_MAX)
+			return KHIST_SHOW_SIZE_MAX;
+	}
+	return size;
+}

@@ -350,6 +350,7 @@ static const struct khist_trigger_ops khist_trig_ops = {
 	.write = khist_trig_write,
 	.show = khist_trig_show,
 	.hist = khist_hist_show,
+	.hist_size = khist_hist_show_size,
 	.hist_debug = khist_hist_debug_show,
 	.removed = khist_trig_removed,
 };
