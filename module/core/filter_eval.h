@@ -143,10 +143,13 @@ struct khist_fpred {
  * @preds:    the predicates, in text order
  * @text:     the filter text as written (NUL-terminated copy)
  * @text_len: strlen(@text)
+ * @no_ctx:   no predicate reads the CPU, the task name or a char * string:
+ *            the record alone decides (khist_filter_match() needs no ctx)
  */
 struct khist_filter {
 	unsigned int nr_preds;
 	unsigned int nr_cpus;
+	bool no_ctx;
 	struct khist_fpred *preds;
 	char *text;
 	size_t text_len;

@@ -318,6 +318,24 @@ out:
 	return ret;
 }
 
+/* Does a predicate read what only the caller's context has? */
+static bool needs_ctx(const struct khist_filter *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_preds; i++) {
+		const struct khist_fpred *p = &f->preds[i];
+
+		if (p->kind == KHIST_FP_CPU || p->kind == KHIST_FP_CPU_MASK)
+			return true;
+		if (p->kind == KHIST_FP_STR &&
+		    (p->src == KHIST_FSTR_PTR || p->src == KHIST_FSTR_UPTR ||
+		     p->src == KHIST_FSTR_COMM))
+			return true;
+	}
+	return false;
+}
+
 /**
  * khist_filter_compile() - compile the text of an event filter
  * @schema: layout of the event the filter applies to
@@ -378,6 +396,7 @@ int khist_filter_compile(const struct khist_event_schema *schema,
 	ret = build(&p, f, depth, npreds);
 	if (ret)
 		goto fail;
+	f->no_ctx = !needs_ctx(f);
 	*out = f;
 	return 0;
 fail:

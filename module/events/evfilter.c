@@ -189,6 +189,9 @@ bool khist_evfilter_match(const struct khist_filter *f, const void *rec,
 
 	if (!f)
 		return true;
+	/* Most filters only compare fields of the record. */
+	if (f->no_ctx)
+		return khist_filter_match(f, rec, size, NULL);
 	depth = this_cpu_inc_return(khist_evf_scratch->depth) - 1;
 	if (depth < KHIST_EVF_LEVELS)
 		ctx.strbuf = this_cpu_ptr(khist_evf_scratch)->buf[depth];

@@ -418,6 +418,40 @@ static void filter_match_table(struct kunit *test)
 	kfree(rec);
 }
 
+/*
+ * A filter marked no_ctx gives every case's answer without a context (the
+ * kernel then skips building one); the CPU, comm and char * cases are not
+ * marked (without a context they would read CPU 0, "" and no string).
+ */
+static void filter_no_ctx(struct kunit *test)
+{
+	struct khist_filter_error err;
+	unsigned int i, plain = 0, other = 0;
+	struct khist_filter *f;
+	u8 *rec = make_rec();
+
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	for (i = 0; i < ARRAY_SIZE(match_cases); i++) {
+		const struct match_case *c = &match_cases[i];
+
+		if (khist_filter_compile(&tschema, c->text, strlen(c->text),
+					 &topts, &f, &err))
+			continue;
+		if (f->no_ctx) {
+			plain++;
+			if (khist_filter_match(f, rec, REC_LEN, NULL) != c->want)
+				KUNIT_FAIL(test, "\"%s\" without ctx: want %d",
+					   c->text, c->want);
+		} else {
+			other++;
+		}
+		khist_filter_free(f);
+	}
+	KUNIT_EXPECT_GT(test, plain, 0);
+	KUNIT_EXPECT_GT(test, other, 0);
+	kfree(rec);
+}
+
 static void filter_ustring_flag(struct kunit *test)
 {
 	struct fetch_log log = {};
@@ -1008,6 +1042,7 @@ static void filter_flexible_char_array(struct kunit *test)
 static struct kunit_case filter_cases[] = {
 	KUNIT_CASE(filter_flexible_char_array),
 	KUNIT_CASE(filter_match_table),
+	KUNIT_CASE(filter_no_ctx),
 	KUNIT_CASE(filter_ustring_flag),
 	KUNIT_CASE(filter_cpu_field_shadows_generic),
 	KUNIT_CASE(filter_logic_reference),
