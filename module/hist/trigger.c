@@ -6,6 +6,7 @@
  * event goes away (see hist.h).
  */
 #include <linux/ctype.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -199,8 +200,20 @@ void khist_trigger_free_filter(struct khist_trigger *t)
 	t->filter_str = NULL;
 }
 
-static void khist_trig_call(struct khist_event *ev, void *rec,
-			    unsigned int size, u64 ts)
+/**
+ * khist_triggers_call() - one hit of an event with triggers (the engine's
+ * khist_trigger_ops->call)
+ * @ev:   the event
+ * @rec:  the record, common header first
+ * @size: its size
+ *
+ * Runs every trigger that is not paused and whose filter matches, in list
+ * order. No trigger type gets the time of the hit from here (hist reads
+ * its own clock=), so it is passed as 0.
+ *
+ * Context: any, NMI included, preemption disabled.
+ */
+void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size)
 {
 	struct khist_ev_triggers *et;
 	struct khist_trigger *t;
@@ -214,7 +227,9 @@ static void khist_trig_call(struct khist_event *ev, void *rec,
 			continue;
 		if (t->filter && !khist_evfilter_match(t->filter, rec, size))
 			continue;
-		t->type->call(t, rec, size, ts);
+		/* Hist triggers, the usual case, without a retpoline. */
+		INDIRECT_CALL_1(t->type->call, khist_hist_call, t, rec, size,
+				0);
 	}
 }
 
@@ -346,7 +361,7 @@ static void khist_trig_removed(struct khist_event *ev)
 }
 
 static const struct khist_trigger_ops khist_trig_ops = {
-	.call = khist_trig_call,
+	.call = khist_triggers_call,
 	.write = khist_trig_write,
 	.show = khist_trig_show,
 	.hist = khist_hist_show,

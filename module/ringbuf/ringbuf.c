@@ -11,12 +11,12 @@
  * taken on this path.
  */
 #include <linux/hardirq.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include <linux/trace_clock.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 #include "khist.h"
@@ -256,19 +256,17 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 }
 EXPORT_SYMBOL_GPL(khist_rec_reserve);
 
-/* @ts: the hit's timestamp, read on first use (0: not yet). */
 static void khist_rec_run_triggers(struct khist_event *ev,
-				   struct khist_rec_ctx *ctx, u64 *ts)
+				   struct khist_rec_ctx *ctx)
 {
 	const struct khist_trigger_ops *tops;
 
 	if (READ_ONCE(ev->has_triggers)) {
 		tops = READ_ONCE(khist_trigger_ops);
-		if (!tops || !tops->call)
-			return;
-		if (!*ts)
-			*ts = trace_clock_local();
-		tops->call(ev, ctx->rec, ctx->size, *ts);
+		/* Without a retpoline while it is the trigger engine's. */
+		if (tops && tops->call)
+			INDIRECT_CALL_1(tops->call, khist_triggers_call, ev,
+					ctx->rec, ctx->size);
 	}
 }
 
@@ -309,7 +307,7 @@ static void khist_rec_finish(struct khist_rec_ctx *ctx)
 
 /* One instance's share of a record built in scratch. */
 static void khist_rec_deliver(struct khist_event *ev,
-			      struct khist_rec_ctx *ctx, u64 *ts)
+			      struct khist_rec_ctx *ctx)
 {
 	struct khist_buffer *buf = ev->inst->buf;
 	struct khist_filter *filter;
@@ -325,7 +323,7 @@ static void khist_rec_deliver(struct khist_event *ev,
 	 */
 	if (!READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on))
 		rb = READ_ONCE(buf->rb);
-	khist_rec_run_triggers(ev, ctx, ts);
+	khist_rec_run_triggers(ev, ctx);
 	if (!rb)
 		return;
 	filter = rcu_dereference_sched(ev->filter);
@@ -348,17 +346,16 @@ static void khist_rec_deliver(struct khist_event *ev,
 void khist_rec_commit(struct khist_rec_ctx *ctx)
 {
 	struct khist_event *ev;
-	u64 ts = 0;
 
 	if (!ctx->multi) {
-		khist_rec_run_triggers(ctx->ev, ctx, &ts);
+		khist_rec_run_triggers(ctx->ev, ctx);
 		khist_rec_finish(ctx);
 		return;
 	}
 	/* Readers of inst_evs: this probe, with preemption disabled. */
-	khist_rec_deliver(ctx->ev, ctx, &ts);
+	khist_rec_deliver(ctx->ev, ctx);
 	list_for_each_entry_rcu(ev, &ctx->ev->inst_evs, inst_node)
-		khist_rec_deliver(ev, ctx, &ts);
+		khist_rec_deliver(ev, ctx);
 	this_cpu_dec(khist_scratch->level);
 }
 EXPORT_SYMBOL_GPL(khist_rec_commit);
@@ -391,9 +388,7 @@ void khist_rec_commit_quiet(struct khist_rec_ctx *ctx)
  */
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len)
 {
-	u64 ts = 0;
-
-	khist_rec_run_triggers(ctx->ev, ctx, &ts);
+	khist_rec_run_triggers(ctx->ev, ctx);
 	if (!len || s[len - 1] != '\n') {
 		s[len++] = '\n';
 		s[len] = '\0';
