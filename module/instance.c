@@ -15,6 +15,7 @@
 #include "khist.h"
 #include "conform/conform.h"
 #include "synth/synth.h"
+#include "limits/mem.h"
 
 struct khist_instance *khist_top;
 
@@ -31,6 +32,7 @@ static void khist_instance_release(struct kref *ref)
 	if (inst != khist_top)
 		kfree(inst->name);
 	kfree(inst);
+	khist_mem_uncharge(sizeof(*inst));
 }
 
 /**
@@ -70,10 +72,16 @@ void khist_instance_node_release(void *inst)
 static struct khist_instance *khist_instance_alloc(const char *name)
 {
 	struct khist_instance *inst;
+	int ret;
 
+	ret = khist_mem_charge(sizeof(*inst));
+	if (ret)
+		return ERR_PTR(ret);
 	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
-	if (!inst)
-		return NULL;
+	if (!inst) {
+		khist_mem_uncharge(sizeof(*inst));
+		return ERR_PTR(-ENOMEM);
+	}
 	kref_init(&inst->ref);
 	INIT_LIST_HEAD(&inst->events);
 	INIT_LIST_HEAD(&inst->systems);
@@ -129,9 +137,9 @@ static int khist_instance_mkdir(struct khist_node *dir, const char *name)
 	if (!copy)
 		return -ENOMEM;
 	inst = khist_instance_alloc(copy);
-	if (!inst) {
+	if (IS_ERR(inst)) {
 		kfree(copy);
-		return -ENOMEM;
+		return PTR_ERR(inst);
 	}
 	mutex_lock(&khist_instance_mutex);
 	inst->dir = khist_fs_create_dir(dir, name, inst);
@@ -206,8 +214,8 @@ int khist_instance_init(void)
 	if (ret)
 		return ret;
 	inst = khist_instance_alloc("");
-	if (!inst) {
-		ret = -ENOMEM;
+	if (IS_ERR(inst)) {
+		ret = PTR_ERR(inst);
 		goto out_scratch;
 	}
 	khist_top = inst;

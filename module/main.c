@@ -9,11 +9,13 @@
 #include "events/evfilter.h"
 #include "hist/hist.h"
 #include "triggers/triggers.h"
+#include "limits/mem.h"
 
 static int __init khist_init(void)
 {
 	int ret;
 
+	khist_mem_init();
 	ret = khist_evfilter_init();
 	if (ret)
 		return ret;
@@ -51,6 +53,7 @@ static void __exit khist_exit(void)
 	khist_cmds_exit();
 	khist_fs_exit();
 	khist_evfilter_exit();
+	khist_mem_exit();
 }
 
 module_init(khist_init);

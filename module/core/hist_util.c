@@ -91,6 +91,8 @@ static const char *const khist_hist_err_texts[KHIST_HERR_COUNT] = {
 	[KHIST_HERR_CMD_TOO_LONG] = "Hist trigger command too long",
 	[KHIST_HERR_ENTRY_TOO_LARGE] =
 		"Too many string or stack variables (max 15)",
+	[KHIST_HERR_MEM_LIMIT] =
+		"khist memory limit reached (module parameter mem_limit_kb)",
 };
 
 /**

@@ -143,6 +143,7 @@ typedef u64 (*khist_clock_fn)(void);
  * @extra_size: bytes of the extra area
  * @inter:     inter-event state (references, field variables, actions)
  *             of the trigger that created the data, or NULL (inter.h)
+ * @charged:   bytes charged against mem_limit_kb for it and its map
  */
 struct khist_hist_data {
 	struct khist_hist_spec *spec;
@@ -158,6 +159,7 @@ struct khist_hist_data {
 	u32 str_off;
 	u32 extra_size;
 	struct khist_inter *inter;
+	u64 charged;
 };
 
 /**

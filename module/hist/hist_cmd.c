@@ -16,6 +16,7 @@
 #include "hist.h"
 #include "../core/hist_print.h"
 #include "inter.h"
+#include "limits/mem.h"
 
 /**
  * khist_is_hist() - whether a trigger is a hist trigger
@@ -251,6 +252,7 @@ static void khist_hist_free(struct khist_trigger *t)
 	if (hd && !hd->refs)
 		khist_hist_data_put(hd);
 	kfree(ht);
+	khist_mem_uncharge(sizeof(*ht));
 }
 
 static void khist_hist_unlink(struct khist_trigger *t)
@@ -343,6 +345,9 @@ static int khist_hist_register(struct khist_event *ev,
 			if (PTR_ERR(hd) == -E2BIG)
 				khist_hist_log(ev, ecmd,
 					       KHIST_HERR_ENTRY_TOO_LARGE, 0);
+			else if (PTR_ERR(hd) == -ENOSPC)
+				khist_hist_log(ev, ecmd, KHIST_HERR_MEM_LIMIT,
+					       0);
 			return PTR_ERR(hd);
 		}
 		ht->hd = hd;
@@ -371,6 +376,7 @@ static void khist_hist_drop_new(struct khist_hist_trigger *ht)
 	khist_trigger_free_filter(&ht->base);
 	khist_hist_spec_free(ht->spec);
 	kfree(ht);
+	khist_mem_uncharge(sizeof(*ht));
 }
 
 /* Parse and bind @text, with references resolved in @ev's instance. */
@@ -450,8 +456,15 @@ static int khist_hist_cmd_run(struct khist_event *ev, const char *text,
 		}
 		return ret;
 	}
+	ret = khist_mem_charge(sizeof(*ht));
+	if (ret) {
+		khist_hist_log(ev, ecmd, KHIST_HERR_MEM_LIMIT, 0);
+		khist_hist_spec_free(sp);
+		return ret;
+	}
 	ht = kzalloc(sizeof(*ht), GFP_KERNEL);
 	if (!ht) {
+		khist_mem_uncharge(sizeof(*ht));
 		khist_hist_spec_free(sp);
 		return -ENOMEM;
 	}

@@ -17,6 +17,7 @@
 #include "hist.h"
 #include "../core/hist_eval.h"
 #include "inter.h"
+#include "limits/mem.h"
 
 /* Named hist data, across every event (kernel: named_triggers). */
 static LIST_HEAD(khist_named_list);
@@ -131,7 +132,8 @@ static bool khist_spec_uses_comm(const struct khist_hist_spec *sp)
  *
  * Context: process context, khist_event_mutex held.
  * Return: the data (refs 1), or an ERR_PTR: -E2BIG when the entry layout
- * does not fit the map, -EINVAL for an unknown clock, -ENOMEM.
+ * does not fit the map, -EINVAL for an unknown clock, -ENOSPC when it
+ * would pass mem_limit_kb, -ENOMEM.
  */
 struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 					       struct khist_inter *inter)
@@ -140,6 +142,7 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 	unsigned int n_str = inter ? inter->n_str : spec->n_var_str;
 	struct khist_map_params p = {};
 	struct khist_hist_data *hd;
+	struct khist_map_mem mem;
 	u32 extra;
 	int ret;
 
@@ -169,9 +172,17 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 	p.n_sums = spec->n_vals;
 	p.n_vars = n_vars;
 	p.extra_size = extra;
+	ret = khist_map_mem_size(&p, &mem);
+	if (ret)
+		goto fail;
+	ret = khist_mem_charge(sizeof(*hd) + mem.total);
+	if (ret)
+		goto fail;
+	hd->charged = sizeof(*hd) + mem.total;
 	hd->map = khist_map_create(&p, &khist_hist_map_ops, hd);
 	if (IS_ERR(hd->map)) {
 		ret = PTR_ERR(hd->map);
+		khist_mem_uncharge(hd->charged);
 		goto fail;
 	}
 	hd->spec = spec;
@@ -236,6 +247,7 @@ void khist_hist_data_put(struct khist_hist_data *hd)
 	khist_inter_free(hd->inter);
 	khist_map_destroy(hd->map);
 	khist_hist_spec_free(hd->spec);
+	khist_mem_uncharge(hd->charged);
 	kfree(hd);
 }
 

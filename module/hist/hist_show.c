@@ -8,6 +8,7 @@
  * hist_sort.c, then printed with the kernel's formats for each key and
  * value kind.
  */
+#include <linux/capability.h>
 #include <linux/kallsyms.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -94,6 +95,16 @@ static void khist_print_stack(struct seq_file *m, const unsigned long *st)
 	}
 }
 
+/*
+ * .sym/.sym-offset keys show the address next to the symbol, as ftrace
+ * does, to readers that may see kernel addresses (CAP_SYSLOG when they
+ * opened the file, as %pK); others (gid= mounts) get the hashed %p form.
+ */
+static bool khist_raw_addr_ok(struct seq_file *m)
+{
+	return file_ns_capable(m->file, &init_user_ns, CAP_SYSLOG);
+}
+
 static void khist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 			    const struct khist_hrow *row)
 {
@@ -115,6 +126,16 @@ static void khist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 			seq_puts(m, ", ");
 		if (fl & KHIST_HF_HEX) {
 			seq_printf(m, "%s: %llx", name, v);
+		} else if ((fl & (KHIST_HF_SYM | KHIST_HF_SYM_OFFSET)) &&
+			   !khist_raw_addr_ok(m)) {
+			if (fl & KHIST_HF_SYM)
+				seq_printf(m, "%s: [%p] %-45ps", name,
+					   (void *)(uintptr_t)v,
+					   (void *)(uintptr_t)v);
+			else
+				seq_printf(m, "%s: [%p] %-55pS", name,
+					   (void *)(uintptr_t)v,
+					   (void *)(uintptr_t)v);
 		} else if (fl & KHIST_HF_SYM) {
 			seq_printf(m, "%s: [%llx] %-45ps", name, v,
 				   (void *)(uintptr_t)v);

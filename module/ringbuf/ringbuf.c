@@ -25,6 +25,7 @@
 #include "ringbuf.h"
 #include "conform/conform.h"
 #include "triggers/snapshot.h"
+#include "limits/mem.h"
 
 #define KHIST_SCRATCH_LEVELS 4
 
@@ -689,16 +690,23 @@ void khist_rec_scratch_exit(void)
  * @inst: the instance
  *
  * Context: process context.
- * Return: 0 or -errno with nothing left behind.
+ * Return: 0 or -errno with nothing left behind (-ENOSPC: over
+ * mem_limit_kb).
  */
 int khist_ringbuf_init(struct khist_instance *inst)
 {
+	u64 charge = khist_ringbuf_charge_size(KHIST_RB_DEFAULT_SIZE);
 	struct khist_buffer *buf;
-	int ret = -ENOMEM;
+	int ret;
 
+	ret = khist_mem_charge(charge);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
-		return -ENOMEM;
+		goto out_charge;
+	buf->charged = charge;
 	buf->rb = ring_buffer_alloc(KHIST_RB_DEFAULT_SIZE, RB_FL_OVERWRITE);
 	if (!buf->rb)
 		goto out_buf;
@@ -729,6 +737,8 @@ out_rb_only:
 	ring_buffer_free(buf->rb);
 out_buf:
 	kfree(buf);
+out_charge:
+	khist_mem_uncharge(charge);
 	return ret;
 }
 
@@ -763,5 +773,6 @@ void khist_ringbuf_free(struct khist_instance *inst)
 	irq_work_sync(&buf->wake_work);
 	khist_snapshot_free(buf);
 	ring_buffer_free(buf->rb);
+	khist_mem_uncharge(buf->charged);
 	kfree(buf);
 }

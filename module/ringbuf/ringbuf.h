@@ -7,6 +7,7 @@
 #ifndef _KHIST_RINGBUF_RINGBUF_H
 #define _KHIST_RINGBUF_RINGBUF_H
 
+#include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/ring_buffer.h>
@@ -37,6 +38,8 @@ struct file;
  * @inst:      the instance it belongs to
  * @snap:      its snapshot buffer (module/triggers/snapshot.c), which a
  *             snapshot swaps with @rb: read @rb once per use
+ * @charged:   bytes charged against mem_limit_kb (the struct, and each
+ *             possible CPU's buffer size); changed under @read_lock
  */
 struct khist_buffer {
 	struct trace_buffer *rb;
@@ -47,6 +50,7 @@ struct khist_buffer {
 	struct mutex read_lock; /* see @read_lock above */
 	struct khist_instance *inst;
 	struct khist_snapshot *snap;
+	u64 charged;
 };
 
 /**
@@ -59,6 +63,12 @@ struct khist_buffer {
 typedef void (*khist_trace_header_fn)(struct khist_out *out,
 				      struct trace_buffer *rb, bool empty,
 				      void *data);
+
+/* What a buffer of @size bytes per CPU is charged. */
+static inline u64 khist_ringbuf_charge_size(unsigned long size)
+{
+	return sizeof(struct khist_buffer) + (u64)size * num_possible_cpus();
+}
 
 int khist_ringbuf_init(struct khist_instance *inst);
 void khist_ringbuf_exit(struct khist_instance *inst);

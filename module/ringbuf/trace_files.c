@@ -21,6 +21,7 @@
 #include "conform/conform.h"
 #include "ringbuf.h"
 #include "triggers/snapshot.h"
+#include "limits/mem.h"
 
 /* Longest trace_marker write kept (longer text is cut). */
 #define KHIST_MARKER_MAX (KHIST_REC_MAX - 32)
@@ -532,6 +533,7 @@ static ssize_t khist_size_write(struct file *file, const char __user *ubuf,
 {
 	struct khist_buffer *buf = file->private_data;
 	unsigned long kb;
+	u64 want;
 	int ret;
 
 	ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
@@ -540,8 +542,23 @@ static ssize_t khist_size_write(struct file *file, const char __user *ubuf,
 	if (!kb || kb > (ULONG_MAX >> 10))
 		return -EINVAL;
 	mutex_lock(&buf->read_lock);
-	/* The snapshot buffer, when allocated, follows (snapshot.c). */
-	ret = khist_buffers_resize(buf, kb << 10);
+	/*
+	 * Growth is charged first; a shrink is uncharged once done. The
+	 * snapshot buffer, when allocated, follows (snapshot.c).
+	 */
+	want = khist_ringbuf_charge_size(kb << 10);
+	ret = 0;
+	if (want > buf->charged)
+		ret = khist_mem_recharge(buf->charged, want);
+	if (!ret) {
+		ret = khist_buffers_resize(buf, kb << 10);
+		if (ret < 0 && want > buf->charged)
+			khist_mem_recharge(want, buf->charged);
+		else if (ret >= 0 && want < buf->charged)
+			khist_mem_recharge(buf->charged, want);
+		if (ret >= 0)
+			buf->charged = want;
+	}
 	mutex_unlock(&buf->read_lock);
 	if (ret < 0)
 		return ret;

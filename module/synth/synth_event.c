@@ -14,6 +14,7 @@
 #include "khist.h"
 #include "events/events.h"
 #include "synth_internal.h"
+#include "limits/mem.h"
 
 static struct khist_synth_event *to_synth(struct khist_dynevent *ev)
 {
@@ -50,11 +51,19 @@ static bool synth_is_busy(struct khist_synth_event *se)
 	return atomic_read(&se->users) || (top && top->probe_users);
 }
 
+/* What an event of @def is charged against mem_limit_kb. */
+static u64 synth_charge(const struct khist_synth_def *def)
+{
+	return sizeof(struct khist_synth_event) +
+	       def->nr_fields * sizeof(struct khist_field_desc);
+}
+
 static void synth_release(struct kref *kref)
 {
 	struct khist_synth_event *se =
 		container_of(kref, struct khist_synth_event, kref);
 
+	khist_mem_uncharge(synth_charge(se->def));
 	khist_synth_def_free(se->def);
 	kfree(se->descs);
 	kfree(se->kdef.print_fmt);
@@ -100,11 +109,17 @@ static int synth_register(struct khist_synth_def *def, struct module *owner)
 	struct khist_synth_event *se;
 	unsigned int i;
 	char *fmt;
-	int ret = -ENOMEM, len;
+	int ret, len;
 
-	se = kzalloc(sizeof(*se), GFP_KERNEL);
-	if (!se)
+	ret = khist_mem_charge(synth_charge(def));
+	if (ret)
 		goto out_def;
+	ret = -ENOMEM;
+	se = kzalloc(sizeof(*se), GFP_KERNEL);
+	if (!se) {
+		khist_mem_uncharge(synth_charge(def));
+		goto out_def;
+	}
 	se->def = def;
 	kref_init(&se->kref);
 	se->descs = kcalloc(def->nr_fields, sizeof(*se->descs), GFP_KERNEL);

@@ -24,14 +24,19 @@
 # 3. Every loop must have done operations that succeeded. Operations are
 #    counted per loop, accepted and refused (a refusal is fine: the
 #    loops race each other on purpose).
-# 4. With all the configuration in place and the workload running:
+# 4. Everything the loops left is removed: khist's own accounting
+#    (mem_used: maps, triggers, buffers, instances, synthetic events) must
+#    be back at its level after the setup.
+# 5. With all the configuration in place and the workload running:
 #    kmemleak (debug kernels) must report no khist object, then khist is
-#    unmounted and removed (rmmod) under load. The harness fails the run
-#    on any WARN (panic_on_warn=1), oops, KASAN/lockdep report or khist
-#    leak line in dmesg.
+#    unmounted and removed (rmmod) under load. khist reports anything
+#    still charged at unload as a leak; the harness fails the run on that
+#    line, on any WARN (panic_on_warn=1), oops or KASAN/lockdep report in
+#    dmesg.
 MNT=/sys/kernel/khist
 T=/tmp/stress
 KML=/sys/kernel/debug/kmemleak
+P=/sys/module/khist/parameters
 secs=60
 calls=20000
 for arg in $(cat /proc/cmdline); do
@@ -72,6 +77,7 @@ mkdir instances/stress_ref
 if echo "$REF" > $SE/trigger &&
 	echo "$REF" > instances/stress_ref/$SE/trigger; then
 	ok "setup: insmod, mount, reference hists (top and instance)"
+	used0=$(cat $P/mem_used 2>/dev/null)
 else
 	not_ok "setup: reference hists"
 	cat error_log | sed 's/^/# /'
@@ -96,7 +102,7 @@ w() {
 	fi
 }
 t() {
-	if if [ -z "$2" ]; then : > "$1"; else echo "$2" > "$1"; fi 2>/dev/null; then
+	if if [ -z "$2" ]; then true > "$1"; else echo "$2" > "$1"; fi 2>/dev/null; then
 		ok_n=$((ok_n + 1))
 	else
 		no_n=$((no_n + 1))
@@ -388,6 +394,40 @@ else
 	for l in $missing; do
 		note $T/log.$l
 	done
+fi
+
+# Everything the loops may have left is removed (users before what they
+# use, twice over for what was still in use): khist's allocation
+# accounting must be back where it was with only the reference triggers.
+cleanup() {
+	for c in 1 2; do
+		true > events/sched/sched_switch/trigger
+		true > events/synthetic/stress_lat/trigger
+		true > events/kmem/kmalloc/trigger
+		true > events/sched/sched_waking/trigger
+		for s in 'hist:keys=id.syscall:vals=hitcount:sort=hitcount.descending' \
+			'hist:keys=common_pid.execname,id:size=256 if id != 110' \
+			'hist:keys=common_pid:sc_ts=common_timestamp.usecs if id == 0'; do
+			echo "!$s" >> $SE/trigger
+		done
+		echo '!stress_lat' >> synthetic_events
+		for j in 0 1 2; do
+			rmdir instances/stress$j
+		done
+	done 2>/dev/null
+}
+cleanup
+if [ -r $P/mem_used ]; then
+	used=$(cat $P/mem_used)
+	if [ "$used" = "$used0" ]; then
+		ok "accounting: khist's charged memory back to $used bytes after the churn"
+	else
+		not_ok "accounting: $used bytes charged after the churn, $used0 before"
+		for f in events/*/*/trigger instances/*/events/*/*/trigger; do
+			grep -H -v '^#' "$f"
+		done 2>/dev/null | head -n 20 | sed 's/^/# /'
+		{ cat synthetic_events; ls instances; } | sed 's/^/# /'
+	fi
 fi
 
 # Everything in place again, and the workload running, for the end.
