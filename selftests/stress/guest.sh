@@ -17,7 +17,8 @@
 #    onmax actions and hists on the synthetic event set up and torn down
 #    (in order and out of order); readers of hist, hist_debug, trigger,
 #    trace, trace_pipe, error_log with events toggled on and off;
-#    instances made, used and removed. Meanwhile the foreground runs the
+#    instances made, used and removed; the other trigger commands
+#    (enable_event, stacktrace, snapshot, traceoff/traceon). Meanwhile the foreground runs the
 #    workload in rounds of known size and checks, after each round, that
 #    both reference hists counted every worker's calls exactly, with
 #    nothing dropped, and that their Hits total is the sum of their rows.
@@ -293,6 +294,38 @@ loop_inst() {
 	done_loop inst
 }
 
+# The other trigger commands, in the top level and an instance: event
+# enabling, stack traces, snapshots (with the snapshot file freed and
+# read), tracing switched off and on again.
+loop_trig() {
+	loop=trig
+	i=0
+	PF=events/sched/sched_process_fork/trigger
+	while [ ! -e $T/stop ]; do
+		case $((i % 2)) in
+		0) d=. ;;
+		1) d=instances/stress_ref ;;
+		esac
+		w $d/$PF 'enable_event:kmem:kmalloc:10'
+		w $d/$PF 'disable_event:sched:sched_wakeup'
+		w $d/events/sched/sched_waking/trigger 'stacktrace:3 if prio < 100'
+		w $d/$PF 'snapshot:1'
+		w $d/events/sched/sched_process_exit/trigger 'traceoff:1'
+		r $d/$PF $d/snapshot
+		w $d/events/sched/sched_process_exit/trigger '!traceoff:1'
+		w $d/events/sched/sched_process_exit/trigger 'traceon'
+		w $d/$PF '!snapshot:1'
+		t $d/snapshot 0
+		w $d/events/sched/sched_waking/trigger '!stacktrace:3 if prio < 100'
+		w $d/$PF '!disable_event:sched:sched_wakeup'
+		w $d/$PF '!enable_event:kmem:kmalloc:10'
+		w $d/events/sched/sched_process_exit/trigger '!traceon'
+		t $d/tracing_on 1
+		i=$((i + 1))
+	done
+	done_loop trig
+}
+
 # Workload rounds of known size, checked against the reference hists.
 # rows FILE - "pid hitcount" per row of a keys=common_pid hist.
 rows() {
@@ -344,6 +377,7 @@ loop_hist > $T/log.hist 2>&1 &
 loop_inter > $T/log.inter 2>&1 &
 loop_read > $T/log.read 2>&1 &
 loop_inst > $T/log.inst 2>&1 &
+loop_trig > $T/log.trig 2>&1 &
 rounds=0
 calls_total=0
 bad=
@@ -375,7 +409,7 @@ fi
 total_ok=0
 total_no=0
 missing=
-for l in hist inter read inst; do
+for l in hist inter read inst trig; do
 	if ! read -r _ o x < $T/ops.$l || [ "$o" -eq 0 ]; then
 		missing="$missing $l"
 		continue
