@@ -5,13 +5,13 @@
 # selftests/vm/run.sh; `make stress`). Prints TAP lines.
 #
 # Kernel command line: khist_stress_secs=N (how long the churn runs, 60),
-# khist_stress_calls=N (getppid calls per worker and round, 20000).
+# khist_stress_calls=N (getpriority calls per worker and round, 20000).
 #
-# 1. Two reference triggers count getppid() per process on
+# 1. Two reference triggers count getpriority() per process on
 #    raw_syscalls/sys_enter, one at the top and one in the instance
 #    stress_ref; nothing else touches them.
 # 2. For khist_stress_secs, five loops run against each other and against
-#    the workload (stress_load: 2 workers, getppid, yields, forks, marker
+#    the workload (stress_load: 2 workers, getpriority, yields, forks, marker
 #    writes): hist triggers added, paused, continued, cleared, removed and
 #    truncated on several events; variables, synthetic events, onmatch/
 #    onmax actions and hists on the synthetic event set up and torn down
@@ -21,7 +21,8 @@
 #    (enable_event, stacktrace, snapshot, traceoff/traceon). Meanwhile the foreground runs the
 #    workload in rounds of known size and checks, after each round, that
 #    both reference hists counted every worker's calls exactly, with
-#    nothing dropped, and that their Hits total is the sum of their rows.
+#    nothing dropped and no other row, and that their Hits total is the
+#    sum of their rows; then clears them for the next round.
 # 3. Every loop must have done operations that succeeded. Operations are
 #    counted per loop, accepted and refused (a refusal is fine: the
 #    loops race each other on purpose).
@@ -63,7 +64,7 @@ note() {
 	head -n 40 "$1" | sed 's/^/# /'
 }
 
-echo "# stress: ${secs}s of churn, $calls getppid calls per worker and round, $(grep -c ^processor /proc/cpuinfo) CPUs"
+echo "# stress: ${secs}s of churn, $calls getpriority calls per worker and round, $(grep -c ^processor /proc/cpuinfo) CPUs"
 if ! insmod /lib/khist/khist.ko || ! mount -t khist nodev $MNT; then
 	not_ok "setup: insmod and mount"
 	exit 1
@@ -72,7 +73,9 @@ cd $MNT || exit 1
 [ -w $KML ] && echo scan=off > $KML
 
 # The reference triggers. size= leaves room for every pid of the run.
-REF='hist:keys=common_pid:vals=hitcount:sort=common_pid:size=8192 if id == 110'
+NR=140 # getpriority on x86_64
+REF="hist:keys=common_pid:vals=hitcount:sort=common_pid:size=8192 if id == $NR"
+REF_CLEAR="hist:keys=common_pid:vals=hitcount:sort=common_pid:size=8192:clear if id == $NR"
 SE=events/raw_syscalls/sys_enter
 mkdir instances/stress_ref
 if echo "$REF" > $SE/trigger &&
@@ -155,7 +158,7 @@ loop_hist() {
 		2) f=$SE/trigger
 		   s='hist:keys=id.syscall:vals=hitcount:sort=hitcount.descending' ;;
 		3) f=$SE/trigger
-		   s='hist:keys=common_pid.execname,id:size=256 if id != 110' ;;
+		   s='hist:keys=common_pid.execname,id:size=256 if id != 140' ;;
 		4) f=events/kmem/kmalloc/trigger
 		   s='hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_alloc.descending' ;;
 		5) f=events/sched/sched_waking/trigger
@@ -184,7 +187,7 @@ loop_hist() {
 			w events/sched/sched_waking/trigger \
 				'!hist:name=stress_wake:keys=pid:vals=prio'
 			w $SE/trigger '!hist:keys=id.syscall:vals=hitcount:sort=hitcount.descending'
-			w $SE/trigger '!hist:keys=common_pid.execname,id:size=256 if id != 110'
+			w $SE/trigger '!hist:keys=common_pid.execname,id:size=256 if id != 140'
 		fi
 		# Refused on purpose: a bad field and a bad modifier.
 		[ $((i % 4)) -eq 0 ] && w $f 'hist:keys=no_such_field'
@@ -359,13 +362,19 @@ check_ref() {
 			return 1
 		fi
 	done < $T/round.out
+	# Only the workers' rows (the tables are cleared after each round),
+	# and totals that agree with them.
 	sum=$(awk '{ s += $2 } END { print s + 0 }' $T/rows.$what)
 	hits=$(total $T/h.$what Hits)
 	dropped=$(total $T/h.$what Dropped)
 	entries=$(total $T/h.$what Entries)
+	nrows=$(wc -l < $T/rows.$what)
+	made=$(sed -n 's/^total //p' $T/round.out)
+	workers=$(grep -c '^worker ' $T/round.out)
 	if [ "$dropped" != 0 ] || [ "$hits" != "$sum" ] ||
-		[ "$entries" != "$(wc -l < $T/rows.$what)" ]; then
-		echo "round $rounds: $what totals: Hits $hits Entries $entries Dropped $dropped; rows sum to $sum ($(wc -l < $T/rows.$what) rows)"
+		[ "$sum" != "$made" ] || [ "$entries" != "$nrows" ] ||
+		[ "$nrows" != "$workers" ]; then
+		echo "round $rounds: $what totals: Hits $hits Entries $entries Dropped $dropped; $nrows rows summing to $sum; $workers workers made $made calls"
 		return 1
 	fi
 	return 0
@@ -393,13 +402,18 @@ while [ $(($(date +%s) - start)) -lt "$secs" ]; do
 		bad=$(cat $T/why)
 		break
 	fi
+	if ! echo "$REF_CLEAR" >> $SE/trigger ||
+		! echo "$REF_CLEAR" >> instances/stress_ref/$SE/trigger; then
+		bad="round $rounds: clearing the reference hists failed"
+		break
+	fi
 	calls_total=$((calls_total + $(sed -n 's/^total //p' $T/round.out)))
 done
 : > $T/stop
 wait
 elapsed=$(($(date +%s) - start))
 if [ -z "$bad" ] && [ $rounds -gt 0 ]; then
-	ok "hist totals: $rounds rounds, $calls_total getppid calls counted exactly in both reference hists"
+	ok "hist totals: $rounds rounds, $calls_total getpriority calls counted exactly in both reference hists"
 else
 	not_ok "hist totals: ${bad:-no round ran}"
 	note $T/h.top
@@ -440,7 +454,7 @@ cleanup() {
 		true > events/kmem/kmalloc/trigger
 		true > events/sched/sched_waking/trigger
 		for s in 'hist:keys=id.syscall:vals=hitcount:sort=hitcount.descending' \
-			'hist:keys=common_pid.execname,id:size=256 if id != 110' \
+			'hist:keys=common_pid.execname,id:size=256 if id != 140' \
 			'hist:keys=common_pid:sc_ts=common_timestamp.usecs if id == 0'; do
 			echo "!$s" >> $SE/trigger
 		done
