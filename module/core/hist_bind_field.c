@@ -405,6 +405,15 @@ static struct khist_bfield *bind_atom(struct bctx *b, const struct khist_ex *e,
 	return bind_field(b, e->name, ctx);
 }
 
+/*
+ * A string operand is refused, but a reference to a string variable is
+ * not: the kernel's reference fields do not carry the string flag.
+ */
+static bool is_str_operand(const struct khist_bfield *f)
+{
+	return (f->flags & KHIST_HF_STRING) && f->kind != KHIST_BF_VARREF;
+}
+
 static bool is_const(const struct khist_bfield *f, u64 *v)
 {
 	if ((f->flags & KHIST_HF_CONST) || f->ref_const) {
@@ -453,7 +462,7 @@ struct khist_bfield *khist_hist_bind_ex(struct bctx *b,
 		l = khist_hist_bind_ex(b, e->l, 0, NULL);
 		if (!l)
 			return NULL;
-		if (l->flags & KHIST_HF_STRING) {
+		if (is_str_operand(l)) {
 			berr(b, KHIST_HERR_INVALID_STR_OPERAND,
 			     epos(b, e->l->text));
 			return NULL;
@@ -474,14 +483,14 @@ struct khist_bfield *khist_hist_bind_ex(struct bctx *b,
 	l = khist_hist_bind_ex(b, e->l, 0, NULL);
 	if (!l)
 		return NULL;
-	if (l->flags & KHIST_HF_STRING) {
+	if (is_str_operand(l)) {
 		berr(b, KHIST_HERR_INVALID_STR_OPERAND, epos(b, e->l->text));
 		return NULL;
 	}
 	r = khist_hist_bind_ex(b, e->r, 0, NULL);
 	if (!r)
 		return NULL;
-	if (r->flags & KHIST_HF_STRING) {
+	if (is_str_operand(r)) {
 		berr(b, KHIST_HERR_INVALID_STR_OPERAND, epos(b, e->r->text));
 		return NULL;
 	}

@@ -282,6 +282,11 @@ static int find_var(void *ctx, const char *sys, const char *ev, const char *var,
 		info->constant = 0;
 		return 0;
 	}
+	if (!strcmp(var, "str")) {
+		info->is_string = 1;
+		info->size = 16;
+		return 0;
+	}
 	return -ENOENT;
 }
 
@@ -458,10 +463,49 @@ static void hist_bind_nomem(struct kunit *test)
 	KUNIT_EXPECT_LT(test, n, 30);
 }
 
+/*
+ * A reference to a string variable is an operand like any other (the
+ * kernel's reference fields have no string flag); a string field is not.
+ */
+static void hist_bind_str_ref_operand(struct kunit *test)
+{
+	static const char *const ok[] = {
+		"hist:keys=next_pid:x=$str+1",
+		"hist:keys=next_pid:x=1-$str",
+		"hist:keys=next_pid:x=-($str)",
+	};
+	static const char bad[] = "hist:keys=next_pid:x=next_comm+$str";
+	struct khist_hist_spec *sp;
+	struct khist_hist_err err;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		if (khist_hist_compile(ok[i], strlen(ok[i]), &sched_switch,
+				       &test_ops, &sp, &err)) {
+			KUNIT_FAIL(test, "%s: %s", ok[i],
+				   khist_hist_err_text(err.e[0].code));
+			continue;
+		}
+		KUNIT_EXPECT_FALSE(test,
+				   sp->vars[0].f->flags & KHIST_HF_STRING);
+		khist_hist_spec_free(sp);
+	}
+	KUNIT_ASSERT_NE(test,
+			khist_hist_compile(bad, strlen(bad), &sched_switch,
+					   &test_ops, &sp, &err),
+			0);
+	KUNIT_EXPECT_EQ(test, err.e[0].code,
+			(unsigned int)KHIST_HERR_INVALID_STR_OPERAND);
+}
+
 static struct kunit_case hist_bind_cases[] = {
-	KUNIT_CASE(hist_bind_listing),	  KUNIT_CASE(hist_bind_errors),
-	KUNIT_CASE(hist_bind_key_layout), KUNIT_CASE(hist_bind_exprs),
-	KUNIT_CASE(hist_bind_nomem),	  {},
+	KUNIT_CASE(hist_bind_listing),
+	KUNIT_CASE(hist_bind_errors),
+	KUNIT_CASE(hist_bind_key_layout),
+	KUNIT_CASE(hist_bind_exprs),
+	KUNIT_CASE(hist_bind_nomem),
+	KUNIT_CASE(hist_bind_str_ref_operand),
+	{},
 };
 
 static struct kunit_suite hist_bind_suite = {
