@@ -93,6 +93,8 @@ static const char *const khist_hist_err_texts[KHIST_HERR_COUNT] = {
 		"Too many string or stack variables (max 15)",
 	[KHIST_HERR_MEM_LIMIT] =
 		"khist memory limit reached (module parameter mem_limit_kb)",
+	[KHIST_HERR_SNAPSHOT_BUSY] =
+		"The instance already has a snapshot() action",
 };
 
 /**

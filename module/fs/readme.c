@@ -91,6 +91,7 @@ static const char khist_readme_text[] =
 	"\t    trace(<synthetic_event>,param list)  - fire a synthetic event;\n"
 	"\t\t<synthetic_event>(param list) is the same\n"
 	"\t    save(field,...)\t- keep those fields of the event in the entry\n"
+	"\t    snapshot()\t\t- snapshot the trace buffer (onmax/onchange)\n"
 	"\n"
 	" Mount options:\n"
 	"  gid=<gid>\t- the group that may use these files (default: root)\n"

@@ -212,8 +212,7 @@ static int khist_track_create(struct khist_inter_ctx *ic,
 	case KHIST_ACTION_SAVE:
 		return khist_save_create(ic, ia);
 	case KHIST_ACTION_SNAPSHOT:
-		/* No snapshot buffer yet: as a kernel without one. */
-		return -ENODEV;
+		return khist_inter_snap_create(ic, ia, var);
 	default:
 		return khist_trace_create(ic, ia);
 	}

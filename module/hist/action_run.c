@@ -94,6 +94,10 @@ void khist_inter_actions_run(struct khist_inter *in, struct khist_hist_data *hd,
 		case KHIST_ACTION_TRACE:
 			khist_action_trace(ia, pad);
 			break;
+		case KHIST_ACTION_SNAPSHOT:
+			khist_inter_snap_take(in, hd, elt,
+					      pad->refs[ia->track_ref]);
+			break;
 		default:
 			break;
 		}

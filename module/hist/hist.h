@@ -227,6 +227,8 @@ char *khist_hist_var_str(struct khist_hist_data *hd, struct khist_map_elt *elt,
 /* hist_show.c */
 int khist_hist_show(struct seq_file *m, struct khist_event *ev);
 size_t khist_hist_show_size(struct khist_event *ev);
+void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
+			  const u8 *key, const char *comm);
 int khist_hist_debug_show(struct seq_file *m, struct khist_event *ev);
 
 /* syscall_names.c */

@@ -105,8 +105,17 @@ static bool khist_raw_addr_ok(struct seq_file *m)
 	return file_ns_capable(m->file, &init_user_ns, CAP_SYSLOG);
 }
 
-static void khist_print_key(struct seq_file *m, struct khist_hist_data *hd,
-			    const struct khist_hrow *row)
+/**
+ * khist_hist_print_key() - an entry's key as the `hist` file prints it
+ * @m:    where it goes
+ * @hd:   the data
+ * @key:  the key bytes
+ * @comm: the comm saved with the entry (.execname keys), or NULL
+ *
+ * Context: process context.
+ */
+void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
+			  const u8 *key, const char *comm)
 {
 	const struct khist_hist_spec *sp = hd->spec;
 	bool multiline = false;
@@ -116,7 +125,7 @@ static void khist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 	for (i = 0; i < sp->n_keys; i++) {
 		const struct khist_hkey *k = &sp->keys[i];
 		const struct khist_bfield *f = k->f;
-		const u8 *slot = row->key + k->offset;
+		const u8 *slot = key + k->offset;
 		const char *name = f->name, *sc;
 		u32 fl = f->flags;
 		u64 v;
@@ -143,11 +152,8 @@ static void khist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 			seq_printf(m, "%s: [%llx] %-55pS", name, v,
 				   (void *)(uintptr_t)v);
 		} else if (fl & KHIST_HF_EXECNAME) {
-			const char *comm = "";
-
-			if (hd->comm_off >= 0)
-				comm = khist_hist_comm(hd, row->priv);
-			seq_printf(m, "%s: %-16s[%10llu]", name, comm, v);
+			seq_printf(m, "%s: %-16s[%10llu]", name,
+				   comm ? comm : "", v);
 		} else if (fl & KHIST_HF_SYSCALL) {
 			sc = khist_syscall_name(v);
 			seq_printf(m, "%s: %-30s[%3llu]", name,
@@ -225,9 +231,12 @@ static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 			      const struct khist_col_stat *stats)
 {
 	const struct khist_hist_spec *sp = hd->spec;
+	const char *comm = NULL;
 	unsigned int i;
 
-	khist_print_key(m, hd, row);
+	if (hd->comm_off >= 0)
+		comm = khist_hist_comm(hd, row->priv);
+	khist_hist_print_key(m, hd, row->key, comm);
 	if (!sp->nohitcount)
 		khist_print_val(m, "hitcount", 0, row->sums[0], &stats[0]);
 	for (i = 1; i < sp->n_vals; i++) {
@@ -287,6 +296,8 @@ static void khist_hist_show_one(struct seq_file *m,
 	n_entries = khist_print_entries(m, ht->hd);
 	if (n_entries < 0)
 		n_entries = 0;
+	if (ht->hd->inter)
+		khist_inter_print_snapshot(m, ht->hd);
 	khist_map_get_stats(ht->hd->map, &st);
 	seq_puts(m, "\nTotals:\n");
 	seq_printf(m, "    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",

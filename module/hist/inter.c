@@ -41,6 +41,7 @@ static void khist_inter_release(struct khist_inter *in)
 	unsigned int i;
 
 	khist_inter_actions_release(in);
+	khist_inter_snap_free(in);
 	khist_inter_fvars_free(in->fvars, in->n_fvars);
 	khist_inter_fvars_free(in->save, in->n_save);
 	if (in->hidden)
@@ -171,6 +172,7 @@ void khist_inter_unlink(struct khist_inter *in)
 
 	if (!in)
 		return;
+	khist_inter_snap_unclaim(in);
 	list_del_init(&in->list);
 	list_for_each_entry(o, &khist_inter_list, list) {
 		if (!in->hd)

@@ -49,6 +49,7 @@
 #define KHIST_INTER_STACKS 2 /* stack params per trace() */
 
 struct khist_synth_event;
+struct khist_isnap;
 
 /**
  * struct khist_inter_scope - what a trigger being bound can see
@@ -177,7 +178,7 @@ struct khist_ihidden {
  * @n_vars:     map variable slots in all (spec->n_vars + hidden ones)
  * @n_str:      string slots in all
  * @has_save:   a save() action exists
- * @snapshot:   a snapshot() action exists
+ * @snap:       the snapshot() action's conditional snapshot, or NULL
  */
 struct khist_inter {
 	struct list_head list;
@@ -200,7 +201,7 @@ struct khist_inter {
 	unsigned int n_vars;
 	unsigned int n_str;
 	bool has_save;
-	bool snapshot;
+	struct khist_isnap *snap;
 };
 
 /**
@@ -283,6 +284,15 @@ void khist_inter_actions_run(struct khist_inter *in, struct khist_hist_data *hd,
 			     struct khist_inter_pad *pad);
 void khist_inter_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 			     struct khist_map_elt *elt);
+
+/* action_snap.c: snapshot(), its block in `hist` */
+int khist_inter_snap_create(struct khist_inter_ctx *ic,
+			    struct khist_iaction *ia, const char *var_str);
+void khist_inter_snap_unclaim(struct khist_inter *in);
+void khist_inter_snap_free(struct khist_inter *in);
+void khist_inter_snap_take(struct khist_inter *in, struct khist_hist_data *hd,
+			   struct khist_map_elt *elt, u64 val);
+void khist_inter_print_snapshot(struct seq_file *m, struct khist_hist_data *hd);
 
 /* inter.c: life cycle, as hist_cmd.c and hist_data.c call it */
 int khist_inter_create(struct khist_event *ev, struct khist_hist_trigger *ht,

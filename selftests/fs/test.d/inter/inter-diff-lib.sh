@@ -22,11 +22,19 @@
 #                            error_log and the event's listing compared
 #   tsynth TEXT              a synthetic_events write that may fail:
 #                            outcome and error_log compared
+#   write FILE TEXT          write TEXT to FILE (relative to the root) on
+#                            both sides: the outcomes must agree
+#   cmpfile FILE             FILE (relative to the root) is the same on
+#                            both sides
+#   trunc FILE               open FILE with O_TRUNC on both sides (empties
+#                            `trace`)
 #   run                      release the workload and wait for it
 #   cmp                      compare `trigger` and `hist` of every event
 #                            the case wrote to, and both error_logs
 #   hits EVENT               the native table of EVENT has hits (else the
 #                            case tests nothing: an error)
+#   shows EVENT TEXT         the native `hist` of EVENT has a line
+#                            starting with TEXT (else an error)
 #   end                      remove everything the case set (triggers in
 #                            reverse order, then synthetic events); both
 #                            sides must be empty again
@@ -171,7 +179,7 @@ IC_NL='
 
 # ic_corpus FILE - run every case of FILE.
 ic_corpus() {
-	local cmd rest ev
+	local cmd rest ev s
 	HD_AREA=$(basename "$1" .ic)
 	HD_SIDES="a b"
 	while IFS= read -r _line <&9; do
@@ -201,6 +209,24 @@ ic_corpus() {
 			ic_both synthetic_events "$rest" "synthetic_events write"
 			ic_errlogs
 			;;
+		write)
+			ic_both "${rest%% *}" "${rest#* }" "write ${rest%% *}"
+			;;
+		trunc)
+			for s in $HD_SIDES; do
+				hd_dir $s
+				: > "$HD_D/$rest" 2> /dev/null ||
+					HD_BAD="cannot truncate $HD_D/$rest"
+			done
+			;;
+		cmpfile)
+			for s in $HD_SIDES; do
+				hd_dir $s
+				hd_slurp "$HD_D/$rest"
+				eval "IC_F_$s=\$HD_R"
+			done
+			hd_diffstr "$rest" "$IC_F_a" "$IC_F_b" b
+			;;
 		trig | try)
 			ev=${rest%% *}
 			ic_touch "$ev"
@@ -226,6 +252,10 @@ ic_corpus() {
 		hits)
 			grep -q '^    Hits: [1-9]' "$HD_NAT/events/$rest/hist" ||
 				HD_BAD="the native $rest table has no hits"
+			;;
+		shows)
+			grep -qF -- "${rest#* }" "$HD_NAT/events/${rest%% *}/hist" ||
+				HD_BAD="the native ${rest%% *} hist lacks '${rest#* }'"
 			;;
 		end) ic_end || true ;;
 		*) HD_BAD="unknown corpus line '$_line'" ;;
