@@ -139,7 +139,10 @@ static int khist_trace_create(struct khist_inter_ctx *ic,
 	return 0;
 }
 
-/* save(f1, ...): one hidden variable per field of this event. */
+/*
+ * save(f1, ...): one hidden variable per field of this event. The binder
+ * refused a second save() already (Can't have more than one ...).
+ */
 static int khist_save_create(struct khist_inter_ctx *ic,
 			     struct khist_iaction *ia)
 {
@@ -149,11 +152,6 @@ static int khist_save_create(struct khist_inter_ctx *ic,
 	char *p;
 	int ret;
 
-	if (ic->in->has_save) {
-		khist_inter_log(ic, KHIST_HERR_TOO_MANY_SAVE_ACTIONS, NULL);
-		return -EEXIST;
-	}
-	ic->in->has_save = true;
 	for (i = 0; i < a->n_params; i++) {
 		p = khist_span_dup(ic, a->params[i]);
 		if (!p)

@@ -177,7 +177,6 @@ struct khist_ihidden {
  * @hidden:     those (KHIST_INTER_HIDDEN_MAX)
  * @n_vars:     map variable slots in all (spec->n_vars + hidden ones)
  * @n_str:      string slots in all
- * @has_save:   a save() action exists
  * @snap:       the snapshot() action's conditional snapshot, or NULL
  */
 struct khist_inter {
@@ -200,7 +199,6 @@ struct khist_inter {
 	struct khist_ihidden *hidden;
 	unsigned int n_vars;
 	unsigned int n_str;
-	bool has_save;
 	struct khist_isnap *snap;
 };
 
