@@ -86,7 +86,7 @@ int khist_inter_snap_create(struct khist_inter_ctx *ic,
 	sn = kzalloc(struct_size(sn, key, key_size), GFP_KERNEL);
 	if (!sn)
 		return -ENOMEM;
-	ret = khist_snapshot_arm(inst);
+	ret = khist_snapshot_cond_claim(inst);
 	if (ret) {
 		kfree(sn);
 		return ret;
@@ -110,8 +110,10 @@ int khist_inter_snap_create(struct khist_inter_ctx *ic,
  */
 void khist_inter_snap_unclaim(struct khist_inter *in)
 {
-	if (in->snap)
+	if (in->snap && !list_empty(&in->snap->node)) {
 		list_del_init(&in->snap->node);
+		khist_snapshot_cond_release(in->snap->inst);
+	}
 }
 
 /**
@@ -125,8 +127,7 @@ void khist_inter_snap_free(struct khist_inter *in)
 {
 	if (!in->snap)
 		return;
-	if (!list_empty(&in->snap->node))
-		list_del(&in->snap->node);
+	khist_inter_snap_unclaim(in);
 	kfree(in->snap);
 	in->snap = NULL;
 }

@@ -40,6 +40,9 @@
  *             @allocated and @hold
  * @allocated: the snapshot is allocated: swaps are allowed
  * @hold:      swaps held off while non-zero
+ * @cond:      a hist snapshot() action owns the snapshot (under @mutex):
+ *             writes to the `snapshot` file get -EBUSY, as ftrace's
+ *             conditional snapshot
  * @mutex:     serialises allocation, freeing and resizing
  */
 struct khist_snapshot {
@@ -47,6 +50,7 @@ struct khist_snapshot {
 	arch_spinlock_t lock;
 	bool allocated;
 	int hold;
+	bool cond;
 	struct mutex mutex; /* see @mutex above */
 };
 
@@ -319,6 +323,46 @@ int khist_snapshot_arm(struct khist_instance *inst)
 }
 
 /**
+ * khist_snapshot_cond_claim() - a hist snapshot() action takes the
+ * instance's snapshot over
+ * @inst: the instance
+ *
+ * Allocates the snapshot like khist_snapshot_arm(); from then on the
+ * `snapshot` file refuses writes with -EBUSY until
+ * khist_snapshot_cond_release(). The caller allows one claim per instance.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -errno (no memory for the buffer).
+ */
+int khist_snapshot_cond_claim(struct khist_instance *inst)
+{
+	struct khist_snapshot *snap = inst->buf->snap;
+	int ret;
+
+	mutex_lock(&snap->mutex);
+	ret = khist_snap_allocate(inst->buf);
+	if (!ret)
+		snap->cond = true;
+	mutex_unlock(&snap->mutex);
+	return ret;
+}
+
+/**
+ * khist_snapshot_cond_release() - the snapshot() action is gone
+ * @inst: the instance
+ *
+ * Context: process context, may sleep.
+ */
+void khist_snapshot_cond_release(struct khist_instance *inst)
+{
+	struct khist_snapshot *snap = inst->buf->snap;
+
+	mutex_lock(&snap->mutex);
+	snap->cond = false;
+	mutex_unlock(&snap->mutex);
+}
+
+/**
  * khist_buffers_resize() - buffer_size_kb: resize an instance's buffers
  * @buf:  the instance's buffer
  * @size: bytes per CPU
@@ -417,6 +461,11 @@ static ssize_t khist_snap_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&snap->mutex);
+	if (snap->cond) {
+		/* A snapshot() action decides when the buffers swap. */
+		mutex_unlock(&snap->mutex);
+		return -EBUSY;
+	}
 	switch (val) {
 	case 0:
 		khist_snap_release(buf);

@@ -27,6 +27,8 @@ int khist_buffers_resize(struct khist_buffer *buf, unsigned long size);
 
 /* Users: the snapshot trigger, hist's snapshot() action. */
 int khist_snapshot_arm(struct khist_instance *inst);
+int khist_snapshot_cond_claim(struct khist_instance *inst);
+void khist_snapshot_cond_release(struct khist_instance *inst);
 void khist_snapshot_trigger(struct khist_instance *inst);
 void khist_snapshot_hold(struct khist_buffer *buf);
 void khist_snapshot_unhold(struct khist_buffer *buf);
