@@ -90,6 +90,7 @@ ft_features() {
 tool_features() {
 	case "$1" in
 	tracefs-hist | trace-cmd-stat-triggers) echo "hist" ;;
+	trace-cmd-stat-synth) echo "synthetic" ;;
 	tracefs-synth | tracefs-sql) echo "hist synthetic onmatch dynamic_events" ;;
 	*) echo "" ;;
 	esac

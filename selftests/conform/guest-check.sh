@@ -102,6 +102,15 @@ else
 	echo "writing the trigger failed" > /tmp/tc-stat
 fi
 verdict "trace-cmd: stat lists a hist trigger" "$(tool_features trace-cmd-stat-triggers)" $ok /tmp/tc-stat
+ok=0
+if echo 'khist_tc_synth u64 lat; pid_t pid' >> $K/synthetic_events 2>/dev/null; then
+	tc stat > /tmp/tc-stat 2>&1
+	grep -q 'khist_tc_synth' /tmp/tc-stat && ok=1
+	echo '!khist_tc_synth u64 lat; pid_t pid' >> $K/synthetic_events
+else
+	echo "defining the synthetic event failed" > /tmp/tc-stat
+fi
+verdict "trace-cmd: stat lists a synthetic event" "$(tool_features trace-cmd-stat-synth)" $ok /tmp/tc-stat
 
 # ---- libtracefs ----
 # The program must pass against the native tracefs: that checks the test,

@@ -14,7 +14,7 @@ linux-image-amd64 linux-headers-amd64
 linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
 linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 sparse clang clang-format libclang-rt-14-dev llvm
-libtracefs-dev libtraceevent-dev trace-cmd liburcu-dev"
+libtracefs-dev libtraceevent-dev trace-cmd pkg-config liburcu-dev"
 
 missing=
 for p in $PKGS; do
