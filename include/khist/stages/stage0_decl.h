@@ -8,16 +8,19 @@
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print)
 
 #undef KHIST_DEFINE_EVENT
-#define KHIST_DEFINE_EVENT(class, name, proto, args)               \
-	extern struct khist_event_def khist_event_##name;          \
-	static inline void khist_trace_##name(proto)               \
-	{                                                          \
-		void (*__p)(void *, proto);                        \
-                                                                   \
-		if (likely(!READ_ONCE(khist_event_##name.active))) \
-			return;                                    \
-		__p = khist_event_##name.probe;                    \
-		preempt_disable_notrace();                         \
-		__p(&khist_event_##name, args);                    \
-		preempt_enable_notrace();                          \
+/* clang-format cannot lay out a body built from macro arguments */
+/* clang-format off */
+#define KHIST_DEFINE_EVENT(class, name, proto, args)			\
+	extern struct khist_event_def khist_event_##name;		\
+	static inline void khist_trace_##name(proto)			\
+	{								\
+		void (*__p)(void *, proto);				\
+									\
+		if (likely(!READ_ONCE(khist_event_##name.active)))	\
+			return;						\
+		__p = khist_event_##name.probe;				\
+		preempt_disable_notrace();				\
+		__p(&khist_event_##name, args);				\
+		preempt_enable_notrace();				\
 	}
+/* clang-format on */

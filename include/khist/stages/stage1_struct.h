@@ -13,11 +13,15 @@
 #define __string(item, src) u32 __data_loc_##item;
 #define __dynamic_array(type, item, len) u32 __data_loc_##item;
 
+/* clang-format cannot lay out a body built from macro arguments */
+/* clang-format off */
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	struct khist_rec_##class {                                            \
-		struct khist_common_hdr ent;                                  \
-		tstruct char __data[];                                        \
+	struct khist_rec_##class {					\
+		struct khist_common_hdr ent;				\
+		tstruct							\
+		char __data[];						\
 	};
+/* clang-format on */
 
 #include KHIST_INCLUDE_FILE
 

@@ -12,14 +12,18 @@
 #define __dynamic_array(type, item, len) \
 	(__f++)->offset = offsetof(typeof(*__r), __data_loc_##item);
 
+/* clang-format cannot lay out a body built from macro arguments */
+/* clang-format off */
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	static void khist_layout_##class(void)                                \
-	{                                                                     \
-		struct khist_field_desc *__f = khist_fields_##class;          \
-		struct khist_rec_##class *__r = NULL;                         \
-                                                                              \
-		tstruct(void) __f;                                            \
-		(void)__r;                                                    \
+	static void khist_layout_##class(void)				\
+	{								\
+		struct khist_field_desc *__f = khist_fields_##class;	\
+		struct khist_rec_##class *__r = NULL;			\
+									\
+		tstruct							\
+		(void)__f;						\
+		(void)__r;						\
 	}
+/* clang-format on */
 
 #include KHIST_INCLUDE_FILE

@@ -15,14 +15,18 @@
 #define __dynamic_array(type, item, len) \
 	__d->item = khist_dyn_take(&__ds, (len) * sizeof(type));
 
+/* clang-format cannot lay out a body built from macro arguments */
+/* clang-format off */
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	static unsigned int khist_dynsize_##class(                            \
-		struct khist_dyn_##class * __d, proto)                        \
-	{                                                                     \
-		unsigned int __ds = 0;                                        \
-                                                                              \
-		tstruct return __ds;                                          \
+	static unsigned int						\
+	khist_dynsize_##class(struct khist_dyn_##class *__d, proto)	\
+	{								\
+		unsigned int __ds = 0;					\
+									\
+		tstruct							\
+		return __ds;						\
 	}
+/* clang-format on */
 
 #include KHIST_INCLUDE_FILE
 
@@ -41,21 +45,26 @@
 #define __assign_str(dst, src...) \
 	strscpy(__get_str(dst), __d.dst##_src, (__d.dst >> 16))
 
+/* clang-format cannot lay out a body built from macro arguments */
+/* clang-format off */
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	static void khist_probe_##class(void *__data, proto)                  \
-	{                                                                     \
-		struct khist_event_def *__def = __data;                       \
-		struct khist_rec_##class *__entry;                            \
-		struct khist_dyn_##class __d;                                 \
-		struct khist_rec_ctx __ctx;                                   \
-		unsigned int __ds;                                            \
-                                                                              \
-		__ds = khist_dynsize_##class(&__d, args);                     \
-		__entry = khist_rec_reserve(&__ctx, __def,                    \
-					    sizeof(*__entry) + __ds);         \
-		if (!__entry)                                                 \
-			return;                                               \
-		tstruct{ assign } khist_rec_commit(&__ctx);                   \
+	static void khist_probe_##class(void *__data, proto)		\
+	{								\
+		struct khist_event_def *__def = __data;			\
+		struct khist_rec_##class *__entry;			\
+		struct khist_dyn_##class __d;				\
+		struct khist_rec_ctx __ctx;				\
+		unsigned int __ds;					\
+									\
+		__ds = khist_dynsize_##class(&__d, args);		\
+		__entry = khist_rec_reserve(&__ctx, __def,		\
+					    sizeof(*__entry) + __ds);	\
+		if (!__entry)						\
+			return;						\
+		tstruct							\
+		{ assign }						\
+		khist_rec_commit(&__ctx);				\
 	}
+/* clang-format on */
 
 #include KHIST_INCLUDE_FILE

@@ -21,13 +21,16 @@
 #undef TP_printk
 #define TP_printk(fmt, args...) khist_out_printf(__kp->out, fmt, args)
 
+/* clang-format cannot lay out a body built from macro arguments */
+/* clang-format off */
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	static void khist_print_##class(struct khist_print_ctx * __kp)        \
-	{                                                                     \
-		const struct khist_rec_##class *__entry = __kp->rec;          \
-                                                                              \
-		print;                                                        \
+	static void khist_print_##class(struct khist_print_ctx *__kp)	\
+	{								\
+		const struct khist_rec_##class *__entry = __kp->rec;	\
+									\
+		print;							\
 	}
+/* clang-format on */
 
 #include KHIST_INCLUDE_FILE
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Stage 6: the definitions khist_event_<name>, and KHIST_EVENT_LIST(),
- * which lists them for khist_events_register(). With KHIST_ON_TRACEPOINTS defined, each event attaches to the kernel
- * tracepoint of its name, and its probe is checked against that
- * tracepoint's prototype (the tracepoint's header must be included).
+ * which lists them for khist_events_register(). With KHIST_ON_TRACEPOINTS
+ * defined, each event attaches to the kernel tracepoint of its name, and
+ * its probe is checked against that tracepoint's prototype (the
+ * tracepoint's header must be included).
  */
 #include <khist/stages/reset.h>
 
