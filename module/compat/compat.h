@@ -33,15 +33,15 @@
 
 /* 6.6 hid inode timestamps behind accessors (simple_inode_init_ts()). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
-#define khist_inode_init_ts(inode)                              \
+#define khist_inode_init_ts(ino)                                \
 	do {                                                    \
-		struct inode *__ts_inode = (inode);             \
+		struct inode *__ts_inode = (ino);               \
 		__ts_inode->i_atime = current_time(__ts_inode); \
 		__ts_inode->i_mtime = __ts_inode->i_atime;      \
 		__ts_inode->i_ctime = __ts_inode->i_atime;      \
 	} while (0)
 #else
-#define khist_inode_init_ts(inode) simple_inode_init_ts(inode)
+#define khist_inode_init_ts(ino) simple_inode_init_ts(ino)
 #endif
 
 /*
@@ -50,7 +50,8 @@
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
 #define khist_rb_unlock_commit(rb, rbe) ring_buffer_unlock_commit(rb, rbe)
 #else
-#define khist_rb_unlock_commit(rb, rbe) ring_buffer_unlock_commit(rb)
+#define khist_rb_unlock_commit(rb, rbe) \
+	((void)(rbe), ring_buffer_unlock_commit(rb))
 #endif
 
 /*

@@ -42,6 +42,7 @@ int khist_errlog_add(struct khist_errlog *log, u64 ts_ns, const char *loc,
 {
 	struct khist_errlog_entry *e;
 	char *loc_copy, *cmd_copy;
+
 	loc_copy = kstrdup(loc, GFP_KERNEL);
 	cmd_copy = kstrdup(cmd, GFP_KERNEL);
 	if (!loc_copy || !cmd_copy) {

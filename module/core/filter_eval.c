@@ -208,6 +208,8 @@ retry:
 
 static bool match_str(const struct fstr *x, const struct khist_fpred *p)
 {
+	/* a glob stops at the string's end, or at the array's */
+	size_t glob_len = x->len ? min(x->len, x->avail) : x->avail;
 	bool hit;
 
 	switch (p->match) {
@@ -224,8 +226,7 @@ static bool match_str(const struct fstr *x, const struct khist_fpred *p)
 		hit = match_end(x, p);
 		break;
 	default:
-		hit = khist_filter_glob(p->pat, x->s,
-				       x->len ? min(x->len, x->avail) : x->avail);
+		hit = khist_filter_glob(p->pat, x->s, glob_len);
 		break;
 	}
 	return hit ^ p->negate;

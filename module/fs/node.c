@@ -8,6 +8,7 @@
 #include "fs.h"
 #include "fs_internal.h"
 
+/* Guards the tree's shape: children lists, ->parent and ->removed. */
 DEFINE_MUTEX(khist_fs_lock);
 static struct khist_node *khist_root;
 

@@ -123,6 +123,7 @@ static const struct inode_operations khist_dir_inode_ops;
 static const struct inode_operations khist_file_inode_ops = {
 	.permission = khist_permission,
 };
+
 static const struct file_operations khist_dir_fops;
 
 static struct inode *khist_make_inode(struct super_block *sb,
@@ -337,9 +338,11 @@ static const struct fs_context_operations khist_context_ops = {
 
 static int khist_init_fs_context(struct fs_context *fc)
 {
-	fc->fs_private = kzalloc(sizeof(struct khist_fs_opts), GFP_KERNEL);
-	if (!fc->fs_private)
+	struct khist_fs_opts *opts = kzalloc(sizeof(*opts), GFP_KERNEL);
+
+	if (!opts)
 		return -ENOMEM;
+	fc->fs_private = opts;
 	fc->ops = &khist_context_ops;
 	return 0;
 }

@@ -8,6 +8,10 @@
 
 static void errlog_format_caret(struct kunit *test)
 {
+	static const char want[] =
+		"[  117.415632] hist:kmem:kmalloc: error: Sort field must be a key or a val\n"
+		"  Command: hist:keys=common_pid:sort=junk\n"
+		"                                     ^\n";
 	struct khist_errlog log;
 	char buf[256];
 	const char *last;
@@ -22,11 +26,7 @@ static void errlog_format_caret(struct kunit *test)
 			0);
 	n = khist_errlog_format(khist_errlog_get(&log, 0), buf, sizeof(buf));
 	KUNIT_EXPECT_EQ(test, n, (int)strlen(buf));
-	KUNIT_EXPECT_STREQ(
-		test, buf,
-		"[  117.415632] hist:kmem:kmalloc: error: Sort field must be a key or a val\n"
-		"  Command: hist:keys=common_pid:sort=junk\n"
-		"                                     ^\n");
+	KUNIT_EXPECT_STREQ(test, buf, want);
 	/* ftracetest's check: the caret line is 13 + pos bytes long. */
 	last = strrchr(buf, '\n');
 	while (last > buf && last[-1] != '\n')
@@ -63,8 +63,7 @@ static void errlog_caret_past_end(struct kunit *test)
 	struct khist_errlog log;
 
 	khist_errlog_init(&log);
-	KUNIT_ASSERT_EQ(test, khist_errlog_add(&log, 0, "l", "m", "abc", 4),
-			0);
+	KUNIT_ASSERT_EQ(test, khist_errlog_add(&log, 0, "l", "m", "abc", 4), 0);
 	KUNIT_EXPECT_EQ(test, khist_errlog_get(&log, 0)->pos, 4);
 	KUNIT_ASSERT_EQ(test,
 			khist_errlog_add(&log, 0, "l", "m", "abc", 1 << 20), 0);
@@ -84,14 +83,17 @@ static void errlog_alloc_failure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log.count, 0);
 }
 
-static struct kunit_case errlog_cases[] = { KUNIT_CASE(errlog_format_caret),
-					    KUNIT_CASE(errlog_keeps_last_eight),
-					    KUNIT_CASE(errlog_caret_past_end),
-					    KUNIT_CASE(errlog_alloc_failure),
-					    {} };
+static struct kunit_case errlog_cases[] = {
+	KUNIT_CASE(errlog_format_caret),
+	KUNIT_CASE(errlog_keeps_last_eight),
+	KUNIT_CASE(errlog_caret_past_end),
+	KUNIT_CASE(errlog_alloc_failure),
+	{},
+};
 
 static struct kunit_suite errlog_suite = {
 	.name = "khist_errlog",
 	.test_cases = errlog_cases,
 };
+
 kunit_test_suite(errlog_suite);

@@ -37,7 +37,7 @@ static void mk_key(u8 *key, u32 size, u32 i)
 
 static void map_insert_find_key_sizes(struct kunit *test)
 {
-	static const u32 sizes[] = { 4,	 5,   7,   8,	12,  16, 24,
+	static const u32 sizes[] = { 4,	 5,   7,   8,	12,  16,  24,
 				     33, 100, 255, 256, 383, 1024 };
 	u8 key[KHIST_MAP_KEY_MAX];
 	struct khist_map_stats st;
@@ -758,25 +758,28 @@ static void map_hash_spread(struct kunit *test)
 	KUNIT_EXPECT_NE(test, khist_map_hash(key, 24), h);
 }
 
-static struct kunit_case map_cases[] = { KUNIT_CASE(map_insert_find_key_sizes),
-					 KUNIT_CASE(map_same_key_once),
-					 KUNIT_CASE(map_nested_insert),
-					 KUNIT_CASE(map_full_drops),
-					 KUNIT_CASE(map_overflow_keeps_totals),
-					 KUNIT_CASE(map_grow),
-					 KUNIT_CASE(map_grow_threshold_and_mem),
-					 KUNIT_CASE(map_clear),
-					 KUNIT_CASE(map_vars),
-					 KUNIT_CASE(map_sort_orders),
-					 KUNIT_CASE(map_sort_stable_large),
-					 KUNIT_CASE(map_bad_params),
-					 KUNIT_CASE(map_mem_cap),
-					 KUNIT_CASE(map_alloc_failures),
-					 KUNIT_CASE(map_hash_spread),
-					 {} };
+static struct kunit_case map_cases[] = {
+	KUNIT_CASE(map_insert_find_key_sizes),
+	KUNIT_CASE(map_same_key_once),
+	KUNIT_CASE(map_nested_insert),
+	KUNIT_CASE(map_full_drops),
+	KUNIT_CASE(map_overflow_keeps_totals),
+	KUNIT_CASE(map_grow),
+	KUNIT_CASE(map_grow_threshold_and_mem),
+	KUNIT_CASE(map_clear),
+	KUNIT_CASE(map_vars),
+	KUNIT_CASE(map_sort_orders),
+	KUNIT_CASE(map_sort_stable_large),
+	KUNIT_CASE(map_bad_params),
+	KUNIT_CASE(map_mem_cap),
+	KUNIT_CASE(map_alloc_failures),
+	KUNIT_CASE(map_hash_spread),
+	{},
+};
 
 static struct kunit_suite map_suite = {
 	.name = "khist_map",
 	.test_cases = map_cases,
 };
+
 kunit_test_suite(map_suite);
