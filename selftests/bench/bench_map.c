@@ -43,8 +43,8 @@ struct worker {
 	pthread_t th;
 };
 
-static u64 *key_vals;		/* distinct 8-byte keys */
-static u32 *seq;		/* random key indexes, shared by every run */
+static u64 *key_vals; /* distinct 8-byte keys */
+static u32 *seq; /* random key indexes, shared by every run */
 static u64 shared_ctr;
 static struct {
 	u64 v;
@@ -68,7 +68,7 @@ static void *worker_fn(void *arg)
 
 	if (b->impl == URCU)
 		ub_thread_online();
-	(void)raw_smp_processor_id();	/* take a CPU number now */
+	(void)raw_smp_processor_id(); /* take a CPU number now */
 	pthread_barrier_wait(&b->bar);
 	t0 = now_ns();
 	for (i = 0; i < b->ops; i++) {
@@ -93,7 +93,8 @@ static void *worker_fn(void *arg)
 			/* What local64_add() costs on x86: no lock prefix. */
 			__atomic_store_n(&per_ctr[w->id].v,
 					 __atomic_load_n(&per_ctr[w->id].v,
-							 __ATOMIC_RELAXED) + 1,
+							 __ATOMIC_RELAXED) +
+						 1,
 					 __ATOMIC_RELAXED);
 			break;
 		}
@@ -103,9 +104,9 @@ static void *worker_fn(void *arg)
 		ub_thread_offline();
 	/* Slowest thread decides. */
 	for (u64 cur = __atomic_load_n(&b->ns_max, __ATOMIC_RELAXED);
-	     t > cur && !__atomic_compare_exchange_n(&b->ns_max, &cur, t,
-						      false, __ATOMIC_RELAXED,
-						      __ATOMIC_RELAXED);)
+	     t > cur &&
+	     !__atomic_compare_exchange_n(&b->ns_max, &cur, t, false,
+					  __ATOMIC_RELAXED, __ATOMIC_RELAXED);)
 		;
 	return NULL;
 }
@@ -115,7 +116,10 @@ static double run(enum impl impl, int threads, u32 keys, u32 cap, u32 ops,
 		  u32 flags)
 {
 	struct khist_map_params p = {
-		.max_entries = cap, .key_size = 8, .n_sums = 1, .flags = flags,
+		.max_entries = cap,
+		.key_size = 8,
+		.n_sums = 1,
+		.flags = flags,
 	};
 	struct bench b = { impl, threads, keys, ops };
 	struct worker w[64];
@@ -141,15 +145,16 @@ static double run(enum impl impl, int threads, u32 keys, u32 cap, u32 ops,
 	pthread_barrier_destroy(&b.bar);
 	if (b.map) {
 		/* Sanity: the hot key got every update. */
-		if (keys == 1 && khist_map_read_sum(khist_map_insert(b.map,
-					&key_vals[0]), 0) != (u64)ops * threads)
+		if (keys == 1 &&
+		    khist_map_read_sum(khist_map_insert(b.map, &key_vals[0]),
+				       0) != (u64)ops * threads)
 			fprintf(stderr, "khist: lost updates\n");
 		khist_map_destroy(b.map);
 	}
 	if (b.ub) {
 		if (keys == 1 && ub_count(b.ub, &key_vals[0],
 					  khist_map_hash(&key_vals[0], 8)) !=
-				 (u64)ops * threads)
+					 (u64)ops * threads)
 			fprintf(stderr, "urcu: lost updates\n");
 		ub_free(b.ub);
 	}
@@ -200,7 +205,7 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		u32 keys, cap;
-		int threads;	/* 0: all CPUs */
+		int threads; /* 0: all CPUs */
 	} rows[] = {
 		{ "1 hot key", 1, 1024, 1 },
 		{ "1 hot key", 1, 1024, 0 },
@@ -269,7 +274,8 @@ int main(int argc, char **argv)
 		for (n = 1; n <= 2 * ncpu; n *= 2) {
 			if (i < 3)
 				k = best(i == 0 ? RAW_SHARED :
-					 i == 1 ? RAW_PERTHREAD : RAW_PLAIN,
+					 i == 1 ? RAW_PERTHREAD :
+						  RAW_PLAIN,
 					 n, 1, 1024, ops, 0);
 			else
 				k = best(KHIST, n, 1, 1024, ops,
@@ -284,12 +290,15 @@ int main(int argc, char **argv)
 	       " [+ per-CPU sums])\n");
 	for (i = 0; i < 3; i++) {
 		flags = i == 0 ? KHIST_MAP_F_ATOMIC :
-			i == 1 ? KHIST_MAP_F_PERCPU : 0;
+			i == 1 ? KHIST_MAP_F_PERCPU :
+				 0;
 		p.max_entries = 131072;
 		p.flags = flags;
 		khist_map_mem_size(&p, &mem);
 		printf("  khist %-8s %5llu bytes (%d CPUs), 2^17 entries: %llu KiB\n",
-		       i == 0 ? "atomic" : i == 1 ? "per-CPU" : "auto",
+		       i == 0 ? "atomic" :
+		       i == 1 ? "per-CPU" :
+				"auto",
 		       (unsigned long long)mem.per_entry, kshim_nr_cpus,
 		       (unsigned long long)(mem.total >> 10));
 	}

@@ -35,8 +35,7 @@ void *ub_new(unsigned long size, unsigned long cap)
 {
 	struct ub_tab *t = calloc(1, sizeof(*t));
 
-	t->ht = cds_lfht_new(size, size, 1UL << 24, CDS_LFHT_AUTO_RESIZE,
-			     NULL);
+	t->ht = cds_lfht_new(size, size, 1UL << 24, CDS_LFHT_AUTO_RESIZE, NULL);
 	t->pool = calloc(cap, sizeof(*t->pool));
 	t->cap = cap;
 	return t;
@@ -111,8 +110,8 @@ uint64_t ub_count(void *p, const void *key, unsigned long hash)
 	cds_lfht_lookup(t->ht, hash, ub_match, key, &it);
 	n = cds_lfht_iter_get_node(&it);
 	if (n)
-		c = uatomic_read(&caa_container_of(n, struct ub_node,
-						   node)->count);
+		c = uatomic_read(
+			&caa_container_of(n, struct ub_node, node)->count);
 	rcu_read_unlock();
 	return c;
 }

@@ -62,8 +62,9 @@ static int ref_cmp(const struct ref_ent *x, const struct ref_ent *y)
 	for (i = 0; i < ref_nkeys; i++) {
 		k = &ref_keys[i];
 		if (k->kind == KHIST_MAP_SORT_SUM)
-			r = x->sums[k->field] < y->sums[k->field] ? -1 :
-			    x->sums[k->field] > y->sums[k->field];
+			r = x->sums[k->field] < y->sums[k->field] ?
+				    -1 :
+				    x->sums[k->field] > y->sums[k->field];
 		else if (k->kind == KHIST_MAP_SORT_KEY_U)
 			r = x->key.a < y->key.a ? -1 : x->key.a > y->key.a;
 		else if (k->kind == KHIST_MAP_SORT_KEY_S)
@@ -129,8 +130,11 @@ static int check_snapshot(struct khist_map *map, struct ref *r)
 static int run_seed(u64 seed, u32 entries, u32 limit, u32 flags, u32 dom)
 {
 	struct khist_map_params p = {
-		.max_entries = entries, .grow_limit = limit,
-		.key_size = sizeof(struct rkey), .n_sums = 3, .n_vars = 2,
+		.max_entries = entries,
+		.grow_limit = limit,
+		.key_size = sizeof(struct rkey),
+		.n_sums = 3,
+		.n_vars = 2,
 		.flags = flags,
 	};
 	static const char *const strs[] = { "ab", "abc", "b", "", "zz" };
@@ -175,8 +179,9 @@ static int run_seed(u64 seed, u32 entries, u32 limit, u32 flags, u32 dom)
 			e = khist_map_lookup(map, &k);
 			if (e != (re ? re->elt : NULL))
 				bad++;
-			if (re && e && (khist_map_var_is_set(e, 1) != re->set[1] ||
-				   khist_map_get_var(e, 1) != re->vars[1]))
+			if (re && e &&
+			    (khist_map_var_is_set(e, 1) != re->set[1] ||
+			     khist_map_get_var(e, 1) != re->vars[1]))
 				bad++;
 			break;
 		default:

@@ -25,18 +25,18 @@
 struct stress_cfg {
 	const char *name;
 	int threads;
-	u32 keys;		/* distinct keys in play */
-	u32 entries;		/* initial capacity */
-	u32 grow_limit;		/* 0: fixed size */
+	u32 keys; /* distinct keys in play */
+	u32 entries; /* initial capacity */
+	u32 grow_limit; /* 0: fixed size */
 	u32 flags;
-	u32 ops;		/* updates per thread, before scaling */
+	u32 ops; /* updates per thread, before scaling */
 };
 
 struct stress_run {
 	const struct stress_cfg *cfg;
 	struct khist_map *map;
 	int done;
-	u32 *counts;		/* [threads][keys] updates made */
+	u32 *counts; /* [threads][keys] updates made */
 	u64 ovf_expect;
 	int lookups_bad;
 	int snap_bad;
@@ -114,9 +114,12 @@ static void *stress_control(void *arg)
 static int stress_one(const struct stress_cfg *c, int *tap)
 {
 	struct khist_map_params p = {
-		.max_entries = c->entries, .grow_limit = c->grow_limit,
-		.key_size = sizeof(struct stress_key), .n_sums = 2,
-		.n_vars = 1, .flags = c->flags,
+		.max_entries = c->entries,
+		.grow_limit = c->grow_limit,
+		.key_size = sizeof(struct stress_key),
+		.n_sums = 2,
+		.n_vars = 1,
+		.flags = c->flags,
 	};
 	struct stress_thread th[64];
 	struct stress_run r = { .cfg = c };
@@ -190,7 +193,8 @@ static int stress_one(const struct stress_cfg *c, int *tap)
 	 * overflow element when there is one).
 	 */
 	e = khist_map_overflow(r.map);
-	if (st.hits + st.drops != (u64)c->threads * (c->ops / MAP_STRESS_SCALE) ||
+	if (st.hits + st.drops !=
+		    (u64)c->threads * (c->ops / MAP_STRESS_SCALE) ||
 	    got_total != total || st.hits != total ||
 	    (e && khist_map_read_sum(e, 0) != st.drops)) {
 		printf("# %s: hits %llu drops %llu total %llu/%llu\n", c->name,
@@ -216,18 +220,18 @@ static int stress_one(const struct stress_cfg *c, int *tap)
 }
 
 static const struct stress_cfg stress_cfgs[] = {
-	{ "2 threads, 100 keys, per-CPU", 2, 100, 128, 0,
-	  KHIST_MAP_F_PERCPU, 400000 },
-	{ "4 threads, 100 keys, atomic", 4, 100, 128, 0,
-	  KHIST_MAP_F_ATOMIC, 200000 },
-	{ "8 threads, 5000 keys, per-CPU", 8, 5000, 8192, 0,
-	  KHIST_MAP_F_PERCPU, 100000 },
+	{ "2 threads, 100 keys, per-CPU", 2, 100, 128, 0, KHIST_MAP_F_PERCPU,
+	  400000 },
+	{ "4 threads, 100 keys, atomic", 4, 100, 128, 0, KHIST_MAP_F_ATOMIC,
+	  200000 },
+	{ "8 threads, 5000 keys, per-CPU", 8, 5000, 8192, 0, KHIST_MAP_F_PERCPU,
+	  100000 },
 	{ "16 threads, 3000 keys, atomic", 16, 3000, 4096, 0,
 	  KHIST_MAP_F_ATOMIC, 50000 },
 	{ "4 threads, full map with overflow", 4, 1000, 128, 0,
 	  KHIST_MAP_F_PERCPU | KHIST_MAP_F_OVERFLOW, 200000 },
-	{ "8 threads, full map, drops", 8, 1000, 256, 0,
-	  KHIST_MAP_F_ATOMIC, 100000 },
+	{ "8 threads, full map, drops", 8, 1000, 256, 0, KHIST_MAP_F_ATOMIC,
+	  100000 },
 	{ "4 threads, growing 128 -> 16384", 4, 12000, 128, 16384,
 	  KHIST_MAP_F_PERCPU, 200000 },
 	{ "8 threads, growing with overflow", 8, 20000, 128, 8192,

@@ -20,17 +20,18 @@ typedef struct {
  * Benchmarks only: the kernel's cost (a plain add on x86). Correct only
  * while no two threads run with the same CPU number at once.
  */
-#define local64_add(i, l) \
-	__atomic_store_n(&(l)->counter, \
+#define local64_add(i, l)                                                   \
+	__atomic_store_n(&(l)->counter,                                     \
 			 __atomic_load_n(&(l)->counter, __ATOMIC_RELAXED) + \
-			 (s64)(i), __ATOMIC_RELAXED)
+				 (s64)(i),                                  \
+			 __ATOMIC_RELAXED)
 #else
 #define local64_add(i, l) \
 	((void)__atomic_fetch_add(&(l)->counter, (s64)(i), __ATOMIC_RELAXED))
 #endif
 #define local64_inc(l) local64_add(1, l)
 
-#define atomic_try_cmpxchg(v, po, n) \
+#define atomic_try_cmpxchg(v, po, n)                             \
 	__atomic_compare_exchange_n(&(v)->counter, po, n, false, \
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 
@@ -38,7 +39,8 @@ typedef struct {
 #define BIT_ULL(n) (1ULL << (n))
 #endif
 
-#define atomic_xchg(v, n) __atomic_exchange_n(&(v)->counter, n, __ATOMIC_SEQ_CST)
+#define atomic_xchg(v, n) \
+	__atomic_exchange_n(&(v)->counter, n, __ATOMIC_SEQ_CST)
 
 /* The map's API is exported to khist_map_selftest.ko in the kernel only. */
 #define EXPORT_SYMBOL_NS_GPL(sym, ns)
