@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh - khist's whole test suite: the userspace unit tests of the
-# portable core, then the in-VM tests on Debian's 6.1, 6.12 and 6.12-rt
-# kernels, then the areas' own stages.
+# portable core, the style gates (selftests/style.sh), then the in-VM
+# tests on Debian's 6.1, 6.12 and 6.12-rt kernels, then the areas' own
+# stages.
 # Prints one line per test (PASS/FAIL/SKIP) and ends with
 # "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -41,6 +42,9 @@ stage() {
 }
 
 stage unit make -s unit
+# checkpatch, clang-format, kernel-doc (with Context: lines), W=1 on 6.1
+# and 6.12, sparse: the style rules of the project guide.
+stage style sh selftests/style.sh all
 # 6.12-rt: Debian's PREEMPT_RT kernel (no sleeping locks where preemption
 # or interrupts are off).
 for kver in 6.1 6.12 6.12-rt; do

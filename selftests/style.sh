@@ -7,7 +7,9 @@
 #   clang-format  the kernel's .clang-format, --dry-run --Werror
 #   sparse        make C=2 against the 6.12 headers, no warning in our files
 #   w1            W=1 builds against 6.1 and 6.12, zero warnings
-#   kdoc          scripts/kernel-doc -none -Wall on every kernel source
+#   kdoc          scripts/kernel-doc -none -Wall on every kernel source, and
+#                 a Context: line in the kernel-doc of every non-static
+#                 function (selftests/kdoc-context.pl)
 #   format        rewrite the sources with clang-format (not a check)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,24 +36,46 @@ report() { # name status logfile
 	fi
 }
 
+# Headers that give the event vocabulary (TP_STRUCT__entry, __field, ...)
+# a new meaning at each stage of define_event.h: a macro that drops an
+# argument or expands to a list of declarations is the point there.
+vocab_files() {
+	git ls-files 'include/khist/stages/*.h' include/khist/tracepoint.h \
+		include/khist/define_event.h
+}
+# Event definition headers (KHIST_TRACE_EVENT() users): laid out as the
+# kernel's include/trace/events/ headers are, and TP_printk()'s argument
+# text is the "print fmt" line of the format file, spacing included.
+event_files() {
+	kernel_files | xargs grep -l '^#include <khist/tracepoint.h>'
+}
+
 do_checkpatch() {
 	log=$(mktemp)
 	# FILE_PATH_CHANGES and SPDX on headers do not apply to an out-of-tree
 	# module's file list; everything else is kept strict.
 	cp="perl $KSRC/scripts/checkpatch.pl --no-tree --strict --terse"
 	cp="$cp --show-types --no-summary -f --ignore FILE_PATH_CHANGES"
-	# Version comparisons are compat.h's job (constant on the left is
-	# how every out-of-tree module writes them); expected-output tables in
-	# tests keep their strings whole.
-	kernel_files | grep -v -e '^module/compat/' -e '/tests/' |
+	special=$(mktemp)
+	{ vocab_files; event_files; echo module/compat/compat.h; } >"$special"
+	kernel_files | grep -v -x -F -f "$special" | grep -v '/tests/' |
 		xargs $cp >"$log" 2>&1
+	# expected-output tables in tests keep their strings whole.
 	kernel_files | grep -e '/tests/' |
 		xargs $cp --ignore LONG_LINE,LONG_LINE_STRING >>"$log" 2>&1
+	# Version comparisons are compat.h's job (constant on the left is
+	# how every out-of-tree module writes them).
 	$cp --ignore CONSTANT_COMPARISON,LINUX_VERSION_CODE \
 		module/compat/compat.h >>"$log" 2>&1
+	ign=MACRO_ARG_UNUSED,MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE,COMPLEX_MACRO
+	ign=$ign,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON
+	ign=$ign,FUNCTION_ARGUMENTS
+	vocab_files | xargs $cp --ignore $ign >>"$log" 2>&1
+	ign=OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT,LONG_LINE,SPACING
+	event_files | xargs $cp --ignore $ign >>"$log" 2>&1
 	grep -q . "$log" && s=1 || s=0
 	report checkpatch $s "$log"
-	rm -f "$log"
+	rm -f "$log" "$special"
 }
 
 do_clang_format() {
@@ -98,6 +122,10 @@ do_kdoc() {
 	log=$(mktemp)
 	kernel_files | xargs perl "$KSRC/scripts/kernel-doc" -none -Wall \
 		>"$log" 2>&1
+	# khist's rule on top: every non-static function has a kernel-doc
+	# comment, and the comment says in which context it may be called.
+	kernel_files | grep -v '/tests/' |
+		xargs perl selftests/kdoc-context.pl >>"$log" 2>&1
 	grep -q . "$log" && s=1 || s=0
 	report kernel-doc $s "$log"
 	rm -f "$log"
