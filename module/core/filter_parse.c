@@ -29,11 +29,31 @@
 #include "core_env.h"
 #include "filter_pred.h"
 
-static const char *const ferr_text[] = {
-/* Same order as enum khist_filter_errcode. */
-#define KHIST_FERR(code, text) text,
-	KHIST_FILTER_ERRORS
-#undef KHIST_FERR
+static const char *const ferr_text[KHIST_FERR_MAX] = {
+	[KHIST_FERR_NONE] = "No error",
+	[KHIST_FERR_INVALID_OP] = "Invalid operator",
+	[KHIST_FERR_TOO_MANY_OPEN] = "Too many '('",
+	[KHIST_FERR_TOO_MANY_CLOSE] = "Too few '('",
+	[KHIST_FERR_MISSING_QUOTE] = "Missing matching quote",
+	[KHIST_FERR_MISSING_BRACE_OPEN] = "Missing '{'",
+	[KHIST_FERR_MISSING_BRACE_CLOSE] = "Missing '}'",
+	[KHIST_FERR_OPERAND_TOO_LONG] = "Operand too long",
+	[KHIST_FERR_EXPECT_STRING] = "Expecting string field",
+	[KHIST_FERR_EXPECT_DIGIT] = "Expecting numeric field",
+	[KHIST_FERR_ILLEGAL_FIELD_OP] = "Illegal operation for field type",
+	[KHIST_FERR_FIELD_NOT_FOUND] = "Field not found",
+	[KHIST_FERR_ILLEGAL_INTVAL] = "Illegal integer value",
+	[KHIST_FERR_BAD_SUBSYS_FILTER] =
+		"Couldn't find or set field in one of a subsystem's events",
+	[KHIST_FERR_TOO_MANY_PREDS] = "Too many terms in predicate expression",
+	[KHIST_FERR_INVALID_FILTER] = "Meaningless filter expression",
+	[KHIST_FERR_INVALID_CPULIST] = "Invalid cpulist",
+	[KHIST_FERR_IP_FIELD_ONLY] =
+		"Only 'ip' field is supported for function trace",
+	[KHIST_FERR_INVALID_VALUE] = "Invalid value (did you forget quotes)?",
+	[KHIST_FERR_NO_FUNCTION] = "Function not found",
+	[KHIST_FERR_ERRNO] = "Error",
+	[KHIST_FERR_NO_FILTER] = "No filter found",
 };
 
 /*
