@@ -37,21 +37,22 @@ static long khist_evf_fetch(void *priv, char *dst, unsigned long src,
 			    size_t size, bool user)
 {
 	size_t done = 0, chunk;
+	unsigned long from;
+	char *to;
 	long ret;
 
 	if (!size)
 		return -EINVAL;
 	/* Copy in small steps so that a string near a hole still reads. */
 	while (done < size - 1) {
-		chunk = min_t(size_t, 64 - ((src + done) & 63), size - 1 - done);
+		from = src + done;
+		to = dst + done;
+		chunk = min_t(size_t, 64 - (from & 63), size - 1 - done);
 		if (user)
-			ret = copy_from_user_nofault(dst + done,
-						     (void __user *)(src + done),
+			ret = copy_from_user_nofault(to, (void __user *)from,
 						     chunk);
 		else
-			ret = copy_from_kernel_nofault(dst + done,
-						       (void *)(src + done),
-						       chunk);
+			ret = copy_from_kernel_nofault(to, (void *)from, chunk);
 		if (ret) {
 			if (!done)
 				return -EFAULT;

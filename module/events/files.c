@@ -788,7 +788,8 @@ int khist_events_top_files_create(struct khist_instance *inst)
 		umode_t mode;
 		const struct file_operations *fops;
 	} files[] = {
-		{ true, false, "enable", KHIST_MODE_WRITE, &khist_all_enable_fops },
+		{ true, false, "enable", KHIST_MODE_WRITE,
+		  &khist_all_enable_fops },
 		{ true, false, "header_page", KHIST_MODE_READ,
 		  &khist_header_page_fops },
 		{ true, false, "header_event", KHIST_MODE_READ,
@@ -798,15 +799,14 @@ int khist_events_top_files_create(struct khist_instance *inst)
 		{ false, false, "set_event", KHIST_MODE_WRITE,
 		  &khist_set_event_fops },
 	};
-	struct khist_node *n;
+	struct khist_node *n, *dir;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		if (files[i].top_only && *inst->name)
 			continue;
-		n = khist_fs_create_file(files[i].events_dir ? inst->events_dir :
-							       inst->dir,
-					 files[i].name, files[i].mode,
+		dir = files[i].events_dir ? inst->events_dir : inst->dir;
+		n = khist_fs_create_file(dir, files[i].name, files[i].mode,
 					 files[i].fops, inst);
 		if (IS_ERR(n)) {
 			khist_events_top_files_remove(inst);

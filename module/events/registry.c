@@ -400,8 +400,8 @@ const char *khist_event_enable_state(struct khist_event *ev, char *buf)
 	return buf;
 }
 
-static struct khist_event_system *
-khist_system_get(struct khist_instance *inst, const char *name)
+static struct khist_event_system *khist_system_get(struct khist_instance *inst,
+						   const char *name)
 {
 	struct khist_event_system *sys;
 
@@ -462,7 +462,8 @@ static void khist_systems_free(struct khist_instance *inst)
  * Context: any.
  * Return: the instance.
  */
-struct khist_instance *khist_event_system_instance(struct khist_event_system *sys)
+struct khist_instance *
+khist_event_system_instance(struct khist_event_system *sys)
 {
 	return sys->inst;
 }
