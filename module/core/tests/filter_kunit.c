@@ -439,7 +439,8 @@ static void filter_no_ctx(struct kunit *test)
 			continue;
 		if (f->no_ctx) {
 			plain++;
-			if (khist_filter_match(f, rec, REC_LEN, NULL) != c->want)
+			if (khist_filter_match(f, rec, REC_LEN, NULL) !=
+			    c->want)
 				KUNIT_FAIL(test, "\"%s\" without ctx: want %d",
 					   c->text, c->want);
 		} else {
@@ -1015,28 +1016,35 @@ static void filter_alloc_failures(struct kunit *test)
 
 static void filter_flexible_char_array(struct kunit *test)
 {
-	u8 rec[32] = {};
+	/* @rec_len: the record ends there, inside or after the text */
+	static const struct {
+		const char *rec_text, *filter;
+		unsigned int rec_len;
+		int want;
+	} cases[] = {
+		{ "start", "buf == \"start\"", 22, 1 },
+		{ "start", "buf == \"star\"", 22, 0 },
+		{ "start", "buf ~ \"st*\"", 22, 1 },
+		{ "start", "buf ~ \"s?a[q-s]t\"", 22, 1 },
+		{ "start", "buf ~ \"*tar*\"", 22, 1 },
+		/* No NUL before the record end: the end bounds it. */
+		{ "startXYZ", "buf == \"start\"", 21, 1 },
+		{ "startXYZ", "buf == \"start\"", 22, 0 },
+		{ "startXYZ", "buf ~ \"start\"", 21, 1 },
+	};
 	struct khist_filter_ctx ctx = {};
+	unsigned int i;
+	u8 rec[32];
 
-	memcpy(rec + 16, "start", 6);
-	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf == \"start\"", rec, 22,
-				  &ctx), 1);
-	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf == \"star\"", rec, 22,
-				  &ctx), 0);
-	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf ~ \"st*\"", rec, 22,
-				  &ctx), 1);
-	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf ~ \"s?a[q-s]t\"", rec,
-				  22, &ctx), 1);
-	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf ~ \"*tar*\"", rec, 22,
-				  &ctx), 1);
-	/* No NUL before the record end: the end bounds it, no overread. */
-	memcpy(rec + 16, "startXYZ", 8);
-	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf == \"start\"", rec, 21,
-				  &ctx), 1);
-	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf == \"start\"", rec, 22,
-				  &ctx), 0);
-	KUNIT_EXPECT_EQ(test, run(&print_schema, "buf ~ \"start\"", rec, 21,
-				  &ctx), 1);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(rec, 0, sizeof(rec));
+		memcpy(rec + 16, cases[i].rec_text, strlen(cases[i].rec_text));
+		if (run(&print_schema, cases[i].filter, rec, cases[i].rec_len,
+			&ctx) != cases[i].want)
+			KUNIT_FAIL(test, "%s on \"%s\" (%u bytes): want %d",
+				   cases[i].filter, cases[i].rec_text,
+				   cases[i].rec_len, cases[i].want);
+	}
 }
 
 static struct kunit_case filter_cases[] = {
@@ -1064,4 +1072,5 @@ static struct kunit_suite filter_suite = {
 	.name = "khist_filter",
 	.test_cases = filter_cases,
 };
+
 kunit_test_suite(filter_suite);
