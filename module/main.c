@@ -60,6 +60,5 @@ module_init(khist_init);
 module_exit(khist_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION(
-	"ftrace-style histogram triggers on any kernel with tracepoints");
+MODULE_DESCRIPTION("ftrace-style hist triggers for any kernel with tracepoints");
 MODULE_AUTHOR("The khist authors");

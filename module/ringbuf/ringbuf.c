@@ -307,8 +307,7 @@ static void khist_rec_finish(struct khist_rec_ctx *ctx)
 }
 
 /* One instance's share of a record built in scratch. */
-static void khist_rec_deliver(struct khist_event *ev,
-			      struct khist_rec_ctx *ctx)
+static void khist_rec_deliver(struct khist_event *ev, struct khist_rec_ctx *ctx)
 {
 	struct khist_buffer *buf = ev->inst->buf;
 	struct khist_filter *filter;
