@@ -56,7 +56,7 @@ echo 'hist:keys=bytes_req.log2:vals=hitcount,hitcount.graph,bytes_alloc:sort=byt
 cat $K/hist
 echo
 echo "=== hist_debug (every event has it): how that trigger is built"
-head -n 40 $K/hist_debug
+cat $K/hist_debug
 : > $K/trigger
 echo
 echo "=== a mistake is explained in error_log, with a caret"
