@@ -7,6 +7,7 @@
 #include <linux/module.h>
 #include "khist.h"
 #include "events/evfilter.h"
+#include "eprobe/eprobe.h"
 #include "hist/hist.h"
 #include "triggers/triggers.h"
 #include "limits/mem.h"
@@ -32,9 +33,15 @@ static int __init khist_init(void)
 	ret = khist_instance_init();
 	if (ret)
 		goto out_trig;
+	/* After `dynamic_events` (synthetic events, in the top instance). */
+	ret = khist_eprobe_init();
+	if (ret)
+		goto out_inst;
 	pr_info("loaded; mount with: mount -t khist nodev /sys/kernel/khist\n");
 	return 0;
 
+out_inst:
+	khist_instance_exit();
 out_trig:
 	khist_triggers_exit();
 out_cmds:
@@ -48,6 +55,7 @@ out_evf:
 
 static void __exit khist_exit(void)
 {
+	khist_eprobe_exit();
 	khist_instance_exit();
 	khist_triggers_exit();
 	khist_cmds_exit();

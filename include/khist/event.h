@@ -95,6 +95,9 @@ struct khist_print_ctx {
  * @probe:     tracepoint probe, called with this def as its data
  * @reg:       custom attach (@on true) / detach; used instead of @tp_name
  *             when not NULL; returns 0 or -errno
+ * @attach:    optional: one instance's event @kev starts (@on true) or
+ *             stops being attached, after @reg; khist_event_mutex held;
+ *             returns 0 or -errno (refuses the attach)
  * @fixed_id:  numeric id to use (ftrace's fixed ids), 0 for dynamic
  * @flags:     KHIST_EVF_*
  * @ev:        runtime state, owned by khist while registered
@@ -112,6 +115,7 @@ struct khist_event_def {
 	const char *tp_name;
 	void *probe;
 	int (*reg)(struct khist_event_def *def, bool on);
+	int (*attach)(struct khist_event *kev, bool on);
 	u16 fixed_id;
 	unsigned int flags;
 	struct khist_event *ev;

@@ -205,6 +205,13 @@ static int khist_event_attach(struct khist_event *ev)
 	ret = khist_probe_get(top);
 	if (ret)
 		return ret;
+	if (ev->def->attach) {
+		ret = ev->def->attach(ev, true);
+		if (ret) {
+			khist_probe_put(top);
+			return ret;
+		}
+	}
 	/*
 	 * Another instance's event: the probe hands records to every
 	 * instance from now on (nr_multi before attached, so that a probe
@@ -221,6 +228,8 @@ static void khist_event_detach(struct khist_event *ev)
 	struct khist_event *top = ev->def->ev;
 
 	WRITE_ONCE(ev->attached, 0);
+	if (ev->def->attach)
+		ev->def->attach(ev, false);
 	if (ev != top)
 		WRITE_ONCE(top->nr_multi, top->nr_multi - 1);
 	khist_probe_put(top);

@@ -53,6 +53,9 @@ struct khist_inter;
  * @name:   the command word
  * @tail:   new triggers go to the tail of the event's list (hist), else
  *          to the head (the kernel's order for the other commands)
+ * @hidden: not listed in the `trigger` file, which shows the available
+ *          commands while only hidden triggers are on the event (event
+ *          probes; such a type is not registered)
  * @parse:  handle one write: @glob is the command word as written (with
  *          its '!' for removal), @param what follows it (may be NULL) and
  *          @text the whole command. Process context, khist_event_mutex
@@ -71,6 +74,7 @@ struct khist_inter;
 struct khist_trigger_type {
 	const char *name;
 	bool tail;
+	bool hidden;
 	int (*parse)(struct khist_event *ev, const char *glob, char *param,
 		     const char *text);
 	void (*call)(struct khist_trigger *t, void *rec, unsigned int size,

@@ -329,8 +329,12 @@ static int khist_trig_show(struct seq_file *m, struct khist_event *ev)
 	struct khist_ev_triggers *et = ev->trigger_data;
 	struct khist_trigger_type *type;
 	struct khist_trigger *t;
+	bool shown = false;
 
-	if (!et || list_empty(&et->list)) {
+	if (et)
+		list_for_each_entry(t, &et->list, list)
+			shown |= !t->type->hidden;
+	if (!shown) {
 		/* The registered commands, in registration order. */
 		seq_puts(m, "# Available triggers:\n#");
 		list_for_each_entry(type, &khist_trigger_types, list)
@@ -339,7 +343,8 @@ static int khist_trig_show(struct seq_file *m, struct khist_event *ev)
 		return 0;
 	}
 	list_for_each_entry(t, &et->list, list)
-		t->type->print(m, t);
+		if (!t->type->hidden)
+			t->type->print(m, t);
 	return 0;
 }
 

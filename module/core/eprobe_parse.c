@@ -1,0 +1,1204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eprobe_parse.c - the language of event probe definitions (e: lines of
+ * `dynamic_events`): names, the event attached to, fetch arguments and
+ * their types, and the texts derived from them (format, print fmt,
+ * listing).
+ *
+ * The order of the checks, the word and offset each error points at and
+ * the quirks (an unnamed argument is called argN, a dereference's caret
+ * counts the 'u' of "+u" as nothing, the text after a dereference's last
+ * ')' is ignored) follow the 6.12 kernel, since users and ftrace's
+ * selftests see them through error_log. See Documentation/eprobes.rst.
+ */
+#include "eprobe_parse.h"
+#include "hist_parse.h"
+
+static const char *const ep_err_text[KHIST_EPERR_COUNT] = {
+	[KHIST_EPERR_NO_GROUP_NAME] = "Group name is not specified",
+	[KHIST_EPERR_GROUP_TOO_LONG] = "Group name is too long",
+	[KHIST_EPERR_BAD_GROUP_NAME] =
+		"Group name must follow the same rules as C identifiers",
+	[KHIST_EPERR_NO_EVENT_NAME] = "Event name is not specified",
+	[KHIST_EPERR_EVENT_TOO_LONG] = "Event name is too long",
+	[KHIST_EPERR_BAD_EVENT_NAME] =
+		"Event name must follow the same rules as C identifiers",
+	[KHIST_EPERR_EVENT_EXIST] =
+		"Given group/event name is already used by another event",
+	[KHIST_EPERR_BAD_VAR] = "Invalid $-variable specified",
+	[KHIST_EPERR_BAD_MEM_ADDR] = "Invalid memory address",
+	[KHIST_EPERR_BAD_IMM] = "Invalid immediate value",
+	[KHIST_EPERR_IMMSTR_NO_CLOSE] = "String is not closed with '\"'",
+	[KHIST_EPERR_FILE_ON_KPROBE] =
+		"File offset is not available with kprobe",
+	[KHIST_EPERR_TOO_MANY_OPS] = "Dereference is too much nested",
+	[KHIST_EPERR_DEREF_NEED_BRACE] = "Dereference needs a brace",
+	[KHIST_EPERR_BAD_DEREF_OFFS] = "Invalid dereference offset",
+	[KHIST_EPERR_DEREF_OPEN_BRACE] = "Dereference brace is not closed",
+	[KHIST_EPERR_COMM_CANT_DEREF] = "$comm can not be dereferenced",
+	[KHIST_EPERR_BAD_FETCH_ARG] = "Invalid fetch argument",
+	[KHIST_EPERR_ARRAY_NO_CLOSE] = "Array is not closed",
+	[KHIST_EPERR_BAD_ARRAY_SUFFIX] = "Array has wrong suffix",
+	[KHIST_EPERR_BAD_ARRAY_NUM] = "Invalid array size",
+	[KHIST_EPERR_ARRAY_TOO_BIG] = "Array number is too big",
+	[KHIST_EPERR_BAD_TYPE] = "Unknown type is specified",
+	[KHIST_EPERR_BAD_STRING] = "String accepts only memory argument",
+	[KHIST_EPERR_BAD_SYMSTRING] =
+		"Symbol String doesn't accept data/userdata",
+	[KHIST_EPERR_BAD_BITFIELD] = "Invalid bitfield",
+	[KHIST_EPERR_ARG_NAME_TOO_LONG] = "Argument name is too long",
+	[KHIST_EPERR_NO_ARG_NAME] = "Argument name is not specified",
+	[KHIST_EPERR_BAD_ARG_NAME] =
+		"Argument name must follow the same rules as C identifiers",
+	[KHIST_EPERR_USED_ARG_NAME] = "This argument name is already used",
+	[KHIST_EPERR_ARG_TOO_LONG] = "Argument expression is too long",
+	[KHIST_EPERR_NO_ARG_BODY] = "No argument expression",
+	[KHIST_EPERR_NO_EVENT_INFO] =
+		"This requires both group and event name to attach",
+	[KHIST_EPERR_BAD_ATTACH_EVENT] = "Attached event does not exist",
+	[KHIST_EPERR_NO_EP_FILTER] = "No filter rule after 'if'",
+	[KHIST_EPERR_NOSUP_BTFARG] = "BTF is not available or not supported",
+	[KHIST_EPERR_EVENT_TOO_BIG] = "Event too big (too many fields?)",
+	[KHIST_EPERR_NO_SYMBOLS] =
+		"Kernel symbols cannot be looked up by khist; use @<address>",
+};
+
+/**
+ * khist_ep_err_text() - the error_log text of an error code
+ * @err: enum khist_ep_errcode
+ *
+ * Context: any.
+ * Return: the text, "" for KHIST_EPERR_NONE or an unknown code.
+ */
+const char *khist_ep_err_text(int err)
+{
+	if (err <= KHIST_EPERR_NONE || err >= KHIST_EPERR_COUNT)
+		return "";
+	return ep_err_text[err];
+}
+
+/* ftrace's conversions for 64-bit values: "%L" with u, d or x. */
+#define EP_L "L"
+
+static const struct khist_ep_type ep_types[] = {
+	{ "string", "__data_loc char[]", "\\\"%s\\\"", 4, 1, KHIST_EPP_STRING },
+	{ "ustring", "__data_loc char[]", "\\\"%s\\\"", 4, 1,
+	  KHIST_EPP_STRING },
+	{ "symstr", "__data_loc char[]", "\\\"%s\\\"", 4, 1, KHIST_EPP_STRING },
+	{ "u8", "u8", "%u", 1, 0, KHIST_EPP_UNSIGNED },
+	{ "u16", "u16", "%u", 2, 0, KHIST_EPP_UNSIGNED },
+	{ "u32", "u32", "%u", 4, 0, KHIST_EPP_UNSIGNED },
+	{ "u64", "u64", "%" EP_L "u", 8, 0, KHIST_EPP_UNSIGNED },
+	{ "s8", "s8", "%d", 1, 1, KHIST_EPP_SIGNED },
+	{ "s16", "s16", "%d", 2, 1, KHIST_EPP_SIGNED },
+	{ "s32", "s32", "%d", 4, 1, KHIST_EPP_SIGNED },
+	{ "s64", "s64", "%" EP_L "d", 8, 1, KHIST_EPP_SIGNED },
+	{ "x8", "u8", "0x%x", 1, 0, KHIST_EPP_HEX },
+	{ "x16", "u16", "0x%x", 2, 0, KHIST_EPP_HEX },
+	{ "x32", "u32", "0x%x", 4, 0, KHIST_EPP_HEX },
+	{ "x64", "u64", "0x%" EP_L "x", 8, 0, KHIST_EPP_HEX },
+	{ "char", "u8", "'%c'", 1, 0, KHIST_EPP_CHAR },
+	{ "symbol", "u64", "%pS", 8, 0, KHIST_EPP_SYMBOL },
+};
+
+/* What an argument without a type is fetched as: a long, in hex. */
+#define EP_DEFAULT_TYPE "x64"
+
+/* Field names an argument may not take. */
+static const char *const ep_reserved[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_tgid", "__probe_ip",   "__probe_ret_ip",       "__probe_func",
+};
+
+/* ---- characters and numbers (the kernel's ctype and kstrto*) ---------- */
+
+static bool ep_space(char ch)
+{
+	unsigned char c = ch;
+
+	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
+}
+
+static bool ep_alpha(char ch)
+{
+	unsigned char c = ch, l = c | 0x20;
+
+	return (l >= 'a' && l <= 'z') || (c >= 0xc0 && c != 0xd7 && c != 0xf7);
+}
+
+static bool ep_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A C identifier: event and argument names. */
+static bool ep_good_name(const char *s)
+{
+	if (!ep_alpha(*s) && *s != '_')
+		return false;
+	while (*++s)
+		if (!ep_alpha(*s) && !ep_digit(*s) && *s != '_')
+			return false;
+	return true;
+}
+
+/* A group name may also start with a digit. */
+static bool ep_good_group(const char *s)
+{
+	do {
+		if (!ep_alpha(*s) && !ep_digit(*s) && *s != '_')
+			return false;
+	} while (*++s);
+	return true;
+}
+
+static int ep_strtou64(const char *s, u64 *v)
+{
+	return khist_parse_u64(s, strlen(s), v);
+}
+
+/* kstrtol(s, 0, v): an optional sign, then a number that fits a long. */
+static int ep_strtol(const char *s, long *v)
+{
+	bool neg = *s == '-';
+	u64 u;
+	int ret;
+
+	ret = ep_strtou64(neg ? s + 1 : s, &u);
+	if (ret)
+		return ret;
+	if (u > (u64)LONG_MAX + neg)
+		return -ERANGE;
+	*v = neg ? (long)-u : (long)u;
+	return 0;
+}
+
+/* simple_strtoul(s, end, 0): as many digits as there are, maybe none. */
+static unsigned long ep_prefix_ul(const char *s, const char **end)
+{
+	unsigned int base = 10, d;
+	unsigned long v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    (ep_digit(s[2]) ||
+	     ((s[2] | 0x20) >= 'a' && (s[2] | 0x20) <= 'f'))) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0') {
+		base = 8;
+	}
+	for (;; s++) {
+		if (ep_digit(*s))
+			d = *s - '0';
+		else if ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
+			d = (*s | 0x20) - 'a' + 10;
+		else
+			break;
+		if (d >= base)
+			break;
+		v = v * base + d;
+	}
+	*end = s;
+	return v;
+}
+
+/* ---- the line and its error positions --------------------------------- */
+
+/**
+ * struct ep_ctx - one line being parsed
+ * @cmd:    the result
+ * @argv:   the line's words (in place in @buf)
+ * @argc:   number of words
+ * @index:  the word errors point into now
+ * @offset: where the argument text being parsed starts in that word
+ *          (moved into a dereference's braces as the kernel does)
+ * @schema: the attached event
+ */
+struct ep_ctx {
+	struct khist_ep_cmd *cmd;
+	char **argv;
+	int argc;
+	int index;
+	int offset;
+	const struct khist_event_schema *schema;
+};
+
+/**
+ * khist_ep_set_error() - add an error to a parse result
+ * @cmd: the result
+ * @err: enum khist_ep_errcode
+ * @pos: caret position in @cmd->cmd
+ *
+ * For errors found after parsing (the name is taken). Errors beyond
+ * KHIST_EP_ERRS are dropped.
+ *
+ * Context: any.
+ */
+void khist_ep_set_error(struct khist_ep_cmd *cmd, int err, unsigned int pos)
+{
+	if (cmd->nr_err >= KHIST_EP_ERRS)
+		return;
+	cmd->err[cmd->nr_err] = err;
+	cmd->pos[cmd->nr_err++] = pos;
+}
+
+/* Log @err at @offs bytes into the current word (past the end: the end). */
+static void ep_err(struct ep_ctx *c, int offs, int err)
+{
+	unsigned int pos = 0;
+	int i;
+
+	for (i = 0; i < c->argc && i < c->index; i++)
+		pos += strlen(c->argv[i]) + 1;
+	if (c->index >= c->argc)
+		offs = 0;
+	khist_ep_set_error(c->cmd, err, pos + offs);
+}
+
+/* Split @buf into words in place; NULL when out of memory. */
+static char **ep_split(char *buf, int *argc)
+{
+	char **argv, *p = buf;
+	int n = 0, max = 1;
+
+	for (; *p; p++)
+		if (ep_space(*p))
+			max++;
+	argv = kcalloc(max + 1, sizeof(*argv), GFP_KERNEL);
+	if (!argv)
+		return NULL;
+	p = buf;
+	for (;;) {
+		while (ep_space(*p))
+			p++;
+		if (!*p)
+			break;
+		argv[n++] = p;
+		while (*p && !ep_space(*p))
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+	*argc = n;
+	return argv;
+}
+
+/* Words @from..@to-1 joined by one blank. */
+static char *ep_join(char **argv, int from, int to)
+{
+	size_t len = 1;
+	char *s, *p;
+	int i;
+
+	for (i = from; i < to; i++)
+		len += strlen(argv[i]) + 1;
+	s = kmalloc(len, GFP_KERNEL);
+	if (!s)
+		return NULL;
+	p = s;
+	*p = '\0';
+	for (i = from; i < to; i++) {
+		if (i > from)
+			*p++ = ' ';
+		len = strlen(argv[i]);
+		memcpy(p, argv[i], len + 1);
+		p += len;
+	}
+	return s;
+}
+
+/*
+ * "[group/]event" (or group.event) at *@name, @offs bytes into the current
+ * word: a group found goes to *@group (allocated), the event stays in
+ * *@name, NULL when only "group/" was written.
+ */
+static int ep_parse_name(struct ep_ctx *c, const char **name, char **group,
+			 int offs)
+{
+	const char *s = *name, *sep;
+	size_t len;
+
+	sep = strchr(s, '/');
+	if (!sep)
+		sep = strchr(s, '.');
+	if (sep) {
+		if (sep == s) {
+			ep_err(c, offs, KHIST_EPERR_NO_GROUP_NAME);
+			return -EINVAL;
+		}
+		if (sep - s + 1 > KHIST_EP_NAME_MAX) {
+			ep_err(c, offs, KHIST_EPERR_GROUP_TOO_LONG);
+			return -EINVAL;
+		}
+		kfree(*group);
+		*group = kstrndup(s, sep - s, GFP_KERNEL);
+		if (!*group)
+			return -ENOMEM;
+		if (!ep_good_group(*group)) {
+			ep_err(c, offs, KHIST_EPERR_BAD_GROUP_NAME);
+			return -EINVAL;
+		}
+		offs += sep - s + 1;
+		s = sep + 1;
+		*name = s;
+	}
+	len = strlen(s);
+	if (!len) {
+		if (sep) {
+			*name = NULL;
+			return 0;
+		}
+		ep_err(c, offs, KHIST_EPERR_NO_EVENT_NAME);
+		return -EINVAL;
+	}
+	if (len >= KHIST_EP_NAME_MAX) {
+		ep_err(c, offs, KHIST_EPERR_EVENT_TOO_LONG);
+		return -EINVAL;
+	}
+	if (!ep_good_name(s)) {
+		ep_err(c, offs, KHIST_EPERR_BAD_EVENT_NAME);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- fetch arguments --------------------------------------------------- */
+
+/*
+ * A fetch being built: its source, then @n dereferences. Counted in the
+ * kernel's steps: the source is step 0, dereference k is step k, and a
+ * probe argument has KHIST_EP_INSN_MAX - 1 usable steps.
+ */
+struct ep_chain {
+	u8 src;
+	unsigned int field;
+	u64 imm;
+	char *data;
+	unsigned int n;
+	struct khist_ep_load d[KHIST_EP_INSN_MAX];
+};
+
+#define EP_LAST_STEP (KHIST_EP_INSN_MAX - 1)
+
+static int ep_find_field(const struct khist_event_schema *s, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_fields; i++)
+		if (!strcmp(s->fields[i].name, name))
+			return i;
+	return -ENOENT;
+}
+
+static int ep_parse_fetch(struct ep_ctx *c, char *arg, struct ep_chain *ch);
+
+/* "+|-[u]<offs>(<fetch>)". */
+static int ep_parse_deref(struct ep_ctx *c, char *arg, struct ep_chain *ch)
+{
+	bool user = false;
+	char *open, *close;
+	long offs;
+	int ret, here;
+
+	if (arg[1] == 'u') {
+		user = true;
+		arg[1] = arg[0];
+		arg++;
+	}
+	if (arg[0] == '+')
+		arg++;
+	open = strchr(arg, '(');
+	if (!open) {
+		ep_err(c, c->offset, KHIST_EPERR_DEREF_NEED_BRACE);
+		return -EINVAL;
+	}
+	*open = '\0';
+	ret = ep_strtol(arg, &offs);
+	if (ret) {
+		ep_err(c, c->offset, KHIST_EPERR_BAD_DEREF_OFFS);
+		return ret;
+	}
+	c->offset += (open + 1 - arg) + (arg[0] != '-');
+	arg = open + 1;
+	close = strrchr(arg, ')');
+	if (!close) {
+		ep_err(c, c->offset + strlen(arg),
+		       KHIST_EPERR_DEREF_OPEN_BRACE);
+		return -EINVAL;
+	}
+	*close = '\0';
+	here = c->offset;
+	ret = ep_parse_fetch(c, arg, ch);
+	if (ret)
+		return ret;
+	c->offset = here;
+	if (!ch->n &&
+	    (ch->src == KHIST_EPS_COMM || ch->src == KHIST_EPS_DATA)) {
+		ep_err(c, c->offset, KHIST_EPERR_COMM_CANT_DEREF);
+		return -EINVAL;
+	}
+	if (ch->n + 1 >= EP_LAST_STEP) {
+		ep_err(c, c->offset, KHIST_EPERR_TOO_MANY_OPS);
+		return -EINVAL;
+	}
+	ch->d[ch->n].offset = offs;
+	ch->d[ch->n].user = user;
+	ch->n++;
+	return 0;
+}
+
+/* "\<number>" or "\"<text>"". */
+static int ep_parse_imm(struct ep_ctx *c, char *arg, struct ep_chain *ch)
+{
+	size_t len;
+	long v;
+	u64 u;
+	int ret;
+
+	if (arg[1] == '"') {
+		len = strlen(arg + 2);
+		if (!len || arg[2 + len - 1] != '"') {
+			ep_err(c, c->offset + 2 + len,
+			       KHIST_EPERR_IMMSTR_NO_CLOSE);
+			return -EINVAL;
+		}
+		ch->data = kstrndup(arg + 2, len - 1, GFP_KERNEL);
+		if (!ch->data)
+			return -ENOMEM;
+		ch->src = KHIST_EPS_DATA;
+		return 0;
+	}
+	if (ep_digit(arg[1])) {
+		ret = ep_strtou64(arg + 1, &u);
+		v = (long)u;
+	} else if (arg[1] == '-') {
+		ret = ep_strtol(arg + 1, &v);
+	} else if (arg[1] == '+') {
+		ret = ep_strtol(arg + 2, &v);
+	} else {
+		ret = -EINVAL;
+	}
+	if (ret) {
+		ep_err(c, c->offset + 1, KHIST_EPERR_BAD_IMM);
+		return ret;
+	}
+	ch->src = KHIST_EPS_IMM;
+	ch->imm = (unsigned long)v;
+	return 0;
+}
+
+/* "@<address>": the long at that address. */
+static int ep_parse_mem(struct ep_ctx *c, char *arg, struct ep_chain *ch)
+{
+	u64 addr;
+	int ret;
+
+	if (!ep_digit(arg[1])) {
+		ep_err(c, c->offset,
+		       arg[1] == '+' ? KHIST_EPERR_FILE_ON_KPROBE :
+				       KHIST_EPERR_NO_SYMBOLS);
+		return -EINVAL;
+	}
+	ret = ep_strtou64(arg + 1, &addr);
+	if (ret) {
+		ep_err(c, c->offset, KHIST_EPERR_BAD_MEM_ADDR);
+		return ret;
+	}
+	ch->src = KHIST_EPS_IMM;
+	ch->imm = addr;
+	if (ch->n + 1 >= EP_LAST_STEP) {
+		ep_err(c, c->offset, KHIST_EPERR_TOO_MANY_OPS);
+		return -EINVAL;
+	}
+	ch->d[ch->n].offset = 0;
+	ch->d[ch->n].user = false;
+	ch->n++;
+	return 0;
+}
+
+/* One fetch, recursively; errors are logged here. */
+static int ep_parse_fetch(struct ep_ctx *c, char *arg, struct ep_chain *ch)
+{
+	int i;
+
+	switch (arg[0]) {
+	case '$':
+		i = ep_find_field(c->schema, arg + 1);
+		if (i >= 0) {
+			ch->src = KHIST_EPS_FIELD;
+			ch->field = i;
+			return 0;
+		}
+		if (!strcmp(arg + 1, "comm") || !strcmp(arg + 1, "COMM")) {
+			ch->src = KHIST_EPS_COMM;
+			return 0;
+		}
+		ep_err(c, c->offset, KHIST_EPERR_BAD_VAR);
+		return -EINVAL;
+	case '%':
+		/* No registers here: both of the kernel's complaints. */
+		ep_err(c, c->offset, KHIST_EPERR_BAD_VAR);
+		ep_err(c, c->offset, KHIST_EPERR_BAD_FETCH_ARG);
+		return -EINVAL;
+	case '@':
+		return ep_parse_mem(c, arg, ch);
+	case '+':
+	case '-':
+		return ep_parse_deref(c, arg, ch);
+	case '\\':
+		return ep_parse_imm(c, arg, ch);
+	default:
+		if (ep_alpha(arg[0]) || arg[0] == '_') {
+			ep_err(c, c->offset, KHIST_EPERR_NOSUP_BTFARG);
+			return -EINVAL;
+		}
+		ep_err(c, c->offset, KHIST_EPERR_BAD_FETCH_ARG);
+		return -EINVAL;
+	}
+}
+
+static const struct khist_ep_type *ep_find_type(const char *name)
+{
+	const char *slash;
+	unsigned int i;
+	u64 bits;
+
+	if (!name)
+		name = EP_DEFAULT_TYPE;
+	if (name[0] == 'b') {
+		/* b<width>@<offset>/<container bits> */
+		slash = strchr(name, '/');
+		if (!slash || ep_strtou64(slash + 1, &bits))
+			return NULL;
+		switch (bits) {
+		case 8:
+			return ep_find_type("u8");
+		case 16:
+			return ep_find_type("u16");
+		case 32:
+			return ep_find_type("u32");
+		case 64:
+			return ep_find_type("u64");
+		default:
+			return NULL;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(ep_types); i++)
+		if (!strcmp(ep_types[i].name, name))
+			return &ep_types[i];
+	return NULL;
+}
+
+/*
+ * ":type" and ":type[N]" at the end of @arg (cut off in place). Returns
+ * the type text (NULL when none was written) or an ERR_PTR().
+ */
+static char *ep_parse_type(struct ep_ctx *c, char *arg, struct khist_ep_arg *a)
+{
+	char *t, *open, *close;
+	u64 n;
+
+	t = strchr(arg, ':');
+	if (t) {
+		*t++ = '\0';
+		open = strchr(t, '[');
+		if (open) {
+			*open++ = '\0';
+			close = strchr(open, ']');
+			if (!close) {
+				ep_err(c,
+				       c->offset + (open + strlen(open) - arg),
+				       KHIST_EPERR_ARRAY_NO_CLOSE);
+				return ERR_PTR(-EINVAL);
+			}
+			if (close[1]) {
+				ep_err(c, c->offset + (close + 1 - arg),
+				       KHIST_EPERR_BAD_ARRAY_SUFFIX);
+				return ERR_PTR(-EINVAL);
+			}
+			*close = '\0';
+			if (ep_strtou64(open, &n) || !n || n > UINT_MAX) {
+				ep_err(c, c->offset + (open - arg),
+				       KHIST_EPERR_BAD_ARRAY_NUM);
+				return ERR_PTR(-EINVAL);
+			}
+			if (n > KHIST_EP_ARRAY_MAX) {
+				ep_err(c, c->offset + (open - arg),
+				       KHIST_EPERR_ARRAY_TOO_BIG);
+				return ERR_PTR(-EINVAL);
+			}
+			a->count = n;
+		}
+	}
+	a->type = ep_find_type(t);
+	if (!a->type) {
+		ep_err(c, c->offset + (t ? t - arg : 0), KHIST_EPERR_BAD_TYPE);
+		return ERR_PTR(-EINVAL);
+	}
+	return t;
+}
+
+/* b<width>@<offset>/<bits>: the shifts that extract it. */
+static int ep_parse_bitfield(const char *t, struct khist_ep_arg *a)
+{
+	unsigned int bits = a->type->size * 8;
+	unsigned long width, offs;
+	const char *end, *p;
+
+	width = ep_prefix_ul(t + 1, &end);
+	if (!width || *end != '@')
+		return -EINVAL;
+	p = end + 1;
+	offs = ep_prefix_ul(p, &end);
+	if (end == p || *end != '/')
+		return -EINVAL;
+	if (width + offs > bits)
+		return -EINVAL;
+	a->bf_lshift = bits - (width + offs);
+	a->bf_rshift = bits - width;
+	a->bitfield = true;
+	return 0;
+}
+
+/*
+ * Turn the fetch into what is stored: the last dereference becomes the
+ * read of the stored bytes, or a store step is added after it. @t is the
+ * type text (NULL: none), @toff its offset in the argument text.
+ */
+static int ep_finish(struct ep_ctx *c, struct ep_chain *ch,
+		     struct khist_ep_arg *a, const char *t, int toff)
+{
+	bool string = a->type->print == KHIST_EPP_STRING;
+	bool symstr = !strcmp(a->type->name, "symstr");
+	bool append;
+	unsigned int step;
+
+	a->src = ch->src;
+	a->field = ch->field;
+	a->imm = ch->imm;
+	a->data = ch->data;
+	ch->data = NULL;
+	if (string) {
+		/* symstr: of a field or of kernel memory only */
+		if (symstr && (ch->n ? ch->d[ch->n - 1].user :
+				       ch->src != KHIST_EPS_FIELD)) {
+			ep_err(c, c->offset + toff, KHIST_EPERR_BAD_SYMSTRING);
+			return -EINVAL;
+		}
+		append = symstr || !ch->n || a->count;
+		a->store = symstr ? KHIST_EPST_SYMSTR : KHIST_EPST_STRING;
+		a->store_user = !strcmp(a->type->name, "ustring");
+	} else {
+		append = !ch->n;
+		a->store = append ? KHIST_EPST_RAW : KHIST_EPST_MEM;
+	}
+	if (append) {
+		step = ch->n + 1;
+		if (step >= EP_LAST_STEP) {
+			ep_err(c, c->offset, KHIST_EPERR_TOO_MANY_OPS);
+			return string ? -EINVAL : -E2BIG;
+		}
+		a->nr_loads = ch->n;
+	} else {
+		step = ch->n;
+		a->nr_loads = ch->n - 1;
+		a->store_offset = ch->d[ch->n - 1].offset;
+		a->store_user |= ch->d[ch->n - 1].user;
+	}
+	memcpy(a->loads, ch->d, a->nr_loads * sizeof(a->loads[0]));
+	if (t && t[0] == 'b') {
+		if (step + 1 >= EP_LAST_STEP || ep_parse_bitfield(t, a)) {
+			ep_err(c, c->offset + toff, KHIST_EPERR_BAD_BITFIELD);
+			return -EINVAL;
+		}
+		step++;
+	}
+	if (a->count) {
+		if (a->store != KHIST_EPST_MEM &&
+		    a->store != KHIST_EPST_STRING) {
+			ep_err(c, c->offset + toff, KHIST_EPERR_BAD_STRING);
+			return -EINVAL;
+		}
+		if (step + 1 >= EP_LAST_STEP) {
+			ep_err(c, c->offset, KHIST_EPERR_TOO_MANY_OPS);
+			return -E2BIG;
+		}
+	}
+	return 0;
+}
+
+/* The text after "name=": its type, its fetch, its slot. */
+static int ep_parse_body(struct ep_ctx *c, struct khist_ep_def *def,
+			 struct khist_ep_arg *a, const char *body)
+{
+	struct ep_chain ch = { 0 };
+	size_t len = strlen(body);
+	char *arg, *t;
+	int ret;
+
+	if (len > KHIST_EP_ARGSTR_MAX) {
+		ep_err(c, c->offset, KHIST_EPERR_ARG_TOO_LONG);
+		return -E2BIG;
+	}
+	if (!len) {
+		ep_err(c, c->offset, KHIST_EPERR_NO_ARG_BODY);
+		return -EINVAL;
+	}
+	a->text = kstrdup(body, GFP_KERNEL);
+	arg = kstrdup(body, GFP_KERNEL);
+	if (!a->text || !arg) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	t = ep_parse_type(c, arg, a);
+	if (IS_ERR(t)) {
+		ret = PTR_ERR(t);
+		goto out;
+	}
+	ret = ep_parse_fetch(c, arg, &ch);
+	if (ret)
+		goto out;
+	a->offset = def->fixed_size;
+	def->fixed_size += a->type->size * (a->count ? a->count : 1);
+	if (def->fixed_size - KHIST_EP_HDR_SIZE > KHIST_EP_FIXED_MAX) {
+		ep_err(c, c->offset, KHIST_EPERR_EVENT_TOO_BIG);
+		ret = -E2BIG;
+		goto out;
+	}
+	if (a->count) {
+		len = strlen(a->type->fmttype) + 16;
+		a->ftype = kmalloc(len, GFP_KERNEL);
+		if (a->ftype)
+			snprintf(a->ftype, len, "%s[%u]", a->type->fmttype,
+				 a->count);
+	} else {
+		a->ftype = kstrdup(a->type->fmttype, GFP_KERNEL);
+	}
+	if (!a->ftype) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = ep_finish(c, &ch, a, t, t ? t - arg : 0);
+	if (!ret && a->type->print == KHIST_EPP_STRING)
+		def->dynamic = true;
+out:
+	kfree(ch.data);
+	kfree(arg);
+	return ret;
+}
+
+static bool ep_name_taken(const struct khist_ep_def *def, unsigned int i,
+			  const char *name)
+{
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(ep_reserved); k++)
+		if (!strcmp(ep_reserved[k], name))
+			return true;
+	for (k = 0; k < i; k++)
+		if (!strcmp(def->args[k].name, name))
+			return true;
+	return false;
+}
+
+/* Argument @i: "[name=]fetch[:type]". */
+static int ep_parse_arg(struct ep_ctx *c, struct khist_ep_def *def,
+			unsigned int i, const char *text)
+{
+	struct khist_ep_arg *a = &def->args[i];
+	const char *body = strchr(text, '='), *end;
+	char tmp[16];
+
+	if (body) {
+		if (body - text > KHIST_EP_ARGNAME_MAX) {
+			ep_err(c, 0, KHIST_EPERR_ARG_NAME_TOO_LONG);
+			return -EINVAL;
+		}
+		if (body == text) {
+			ep_err(c, 0, KHIST_EPERR_NO_ARG_NAME);
+			return -EINVAL;
+		}
+		a->name = kstrndup(text, body - text, GFP_KERNEL);
+		body++;
+	} else {
+		/* A name as the kernel with BTF arguments guesses one. */
+		end = strchr(text, ':');
+		if (!end)
+			end = text + strlen(text);
+		a->name = kstrndup(text, end - text, GFP_KERNEL);
+		if (a->name && !ep_good_name(a->name)) {
+			kfree(a->name);
+			snprintf(tmp, sizeof(tmp), "arg%u", i + 1);
+			a->name = kstrdup(tmp, GFP_KERNEL);
+		}
+		body = text;
+	}
+	if (!a->name)
+		return -ENOMEM;
+	if (!ep_good_name(a->name)) {
+		ep_err(c, 0, KHIST_EPERR_BAD_ARG_NAME);
+		return -EINVAL;
+	}
+	if (ep_name_taken(def, i, a->name)) {
+		ep_err(c, 0, KHIST_EPERR_USED_ARG_NAME);
+		return -EINVAL;
+	}
+	c->offset = body - text;
+	return ep_parse_body(c, def, a, body);
+}
+
+/**
+ * khist_ep_def_free() - free a definition
+ * @def: the definition (may be NULL)
+ *
+ * Context: any.
+ */
+void khist_ep_def_free(struct khist_ep_def *def)
+{
+	unsigned int i;
+
+	if (!def)
+		return;
+	for (i = 0; i < def->nr_args; i++) {
+		kfree(def->args[i].name);
+		kfree(def->args[i].text);
+		kfree(def->args[i].ftype);
+		kfree(def->args[i].data);
+	}
+	kfree(def->args);
+	kfree(def->group);
+	kfree(def->event);
+	kfree(def->system);
+	kfree(def->target);
+	kfree(def->filter);
+	kfree(def);
+}
+
+/**
+ * khist_ep_cmd_release() - free what khist_ep_parse() left in a result
+ * @cmd: the result (its definition too, unless the caller took it)
+ *
+ * Context: any.
+ */
+void khist_ep_cmd_release(struct khist_ep_cmd *cmd)
+{
+	khist_ep_def_free(cmd->def);
+	cmd->def = NULL;
+	kfree(cmd->cmd);
+	cmd->cmd = NULL;
+}
+
+/* The words after "e[:name] system.event", each checked and stored. */
+static int ep_parse_words(struct ep_ctx *c, struct khist_ep_def *def,
+			  const struct khist_ep_finder *finder)
+{
+	const char *name = NULL, *target, *colon;
+	char *tsys = NULL;
+	int i, argc = c->argc, filter = 0, ret;
+
+	c->index = 0;
+	colon = strchr(c->argv[0] + 1, ':');
+	if (colon) {
+		name = colon + 1;
+		ret = ep_parse_name(c, &name, &def->group, name - c->argv[0]);
+		if (ret)
+			return ret;
+	}
+	c->index = 1;
+	target = c->argv[1];
+	ret = ep_parse_name(c, &target, &tsys, 0);
+	if (ret == -ENOMEM) {
+		kfree(tsys);
+		return ret;
+	}
+	if (ret || !target || !tsys) {
+		kfree(tsys);
+		ep_err(c, 0, KHIST_EPERR_NO_EVENT_INFO);
+		return -EINVAL;
+	}
+	def->system = tsys;
+	def->target = kstrdup(target, GFP_KERNEL);
+	def->event = kstrdup(name ? name : target, GFP_KERNEL);
+	if (!def->group)
+		def->group = kstrdup(KHIST_EP_SYSTEM, GFP_KERNEL);
+	if (!def->target || !def->event || !def->group)
+		return -ENOMEM;
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(c->argv[i], "if")) {
+			filter = i + 1;
+			argc = i;
+			break;
+		}
+	}
+	if (argc - 2 > KHIST_EP_ARGS_MAX)
+		return -E2BIG;
+	c->schema = finder->find(def->system, def->target, finder->arg);
+	if (!c->schema) {
+		ep_err(c, 0, KHIST_EPERR_BAD_ATTACH_EVENT);
+		return -ENODEV;
+	}
+	if (filter) {
+		c->index = filter;
+		if (filter == c->argc) {
+			ep_err(c, 0, KHIST_EPERR_NO_EP_FILTER);
+			return -EINVAL;
+		}
+		def->filter = ep_join(c->argv, filter, c->argc);
+		if (!def->filter)
+			return -ENOMEM;
+	}
+	def->args = kcalloc(argc - 2 ? argc - 2 : 1, sizeof(*def->args),
+			    GFP_KERNEL);
+	if (!def->args)
+		return -ENOMEM;
+	def->fixed_size = KHIST_EP_HDR_SIZE;
+	for (i = 2; i < argc; i++) {
+		c->index = i;
+		def->nr_args = i - 1;
+		ret = ep_parse_arg(c, def, i - 2, c->argv[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * khist_ep_parse() - parse an e: line
+ * @line:   the line (no newline or comment)
+ * @finder: finds the event to attach to
+ * @cmd:    the result, to release with khist_ep_cmd_release(); on errors,
+ *          @cmd->err and @cmd->pos say what to log (location
+ *          "event_probe", command @cmd->cmd)
+ *
+ * Context: any; allocates.
+ * Return: 0 with @cmd->def set, -ECANCELED when @line is no e: line,
+ * -EINVAL (syntax), -ENODEV (no such event), -E2BIG, -ENOMEM.
+ */
+int khist_ep_parse(const char *line, const struct khist_ep_finder *finder,
+		   struct khist_ep_cmd *cmd)
+{
+	struct ep_ctx c = { .cmd = cmd };
+	struct khist_ep_def *def;
+	char *buf;
+	int ret;
+
+	memset(cmd, 0, sizeof(*cmd));
+	buf = kstrdup(line, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	c.argv = ep_split(buf, &c.argc);
+	if (!c.argv) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+	if (c.argc < 2 || c.argv[0][0] != 'e') {
+		ret = -ECANCELED;
+		goto out;
+	}
+	cmd->cmd = ep_join(c.argv, 0, c.argc);
+	def = kzalloc(sizeof(*def), GFP_KERNEL);
+	if (!cmd->cmd || !def) {
+		kfree(def);
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = ep_parse_words(&c, def, finder);
+	if (ret)
+		khist_ep_def_free(def);
+	else
+		cmd->def = def;
+out:
+	kfree(c.argv);
+	kfree(buf);
+	return ret;
+}
+
+/* ---- texts ------------------------------------------------------------- */
+
+/* Append @str at @pos of @buf (as far as it fits); the new length. */
+static int ep_puts(char *buf, size_t size, int pos, const char *str)
+{
+	size_t len = strlen(str), room;
+
+	if (buf && (size_t)pos < size) {
+		room = min(len, size - pos - 1);
+		memcpy(buf + pos, str, room);
+		buf[pos + room] = '\0';
+	}
+	return pos + len;
+}
+
+/* Append "[@v]". */
+static int ep_put_index(char *buf, size_t size, int pos, unsigned int v)
+{
+	char tmp[16];
+
+	snprintf(tmp, sizeof(tmp), "[%u]", v);
+	return ep_puts(buf, size, pos, tmp);
+}
+
+/**
+ * khist_ep_print_fmt() - the "print fmt" of an event probe
+ * @def:  the definition
+ * @buf:  where it goes (may be NULL with @size 0, to measure)
+ * @size: bytes in @buf
+ *
+ * Context: any.
+ * Return: its length, without the NUL.
+ */
+int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size)
+{
+	const struct khist_ep_arg *a;
+	unsigned int i, k;
+	int pos = 0;
+	bool str;
+
+	pos = ep_puts(buf, size, pos, "\"");
+	for (i = 0; i < def->nr_args; i++) {
+		a = &def->args[i];
+		pos = ep_puts(buf, size, pos, " ");
+		pos = ep_puts(buf, size, pos, a->name);
+		pos = ep_puts(buf, size, pos, "=");
+		if (!a->count) {
+			pos = ep_puts(buf, size, pos, a->type->fmt);
+			continue;
+		}
+		for (k = 0; k < a->count; k++) {
+			pos = ep_puts(buf, size, pos, k ? "," : "{");
+			pos = ep_puts(buf, size, pos, a->type->fmt);
+		}
+		pos = ep_puts(buf, size, pos, "}");
+	}
+	pos = ep_puts(buf, size, pos, "\"");
+	for (i = 0; i < def->nr_args; i++) {
+		a = &def->args[i];
+		str = a->type->print == KHIST_EPP_STRING;
+		for (k = 0; k < (a->count ? a->count : 1); k++) {
+			pos = ep_puts(buf, size, pos,
+				      str ? ", __get_str(" : ", REC->");
+			pos = ep_puts(buf, size, pos, a->name);
+			if (a->count)
+				pos = ep_put_index(buf, size, pos, k);
+			if (str)
+				pos = ep_puts(buf, size, pos, ")");
+		}
+	}
+	return pos;
+}
+
+/**
+ * khist_ep_show() - an event probe's line in `dynamic_events`
+ * @def:  the definition
+ * @buf:  where it goes (may be NULL with @size 0, to measure)
+ * @size: bytes in @buf
+ *
+ * "e:group/event system.event name=text ...", newline included; the
+ * filter is not shown (as in ftrace).
+ *
+ * Context: any.
+ * Return: its length, without the NUL.
+ */
+int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size)
+{
+	unsigned int i;
+	int pos = 0;
+
+	pos = ep_puts(buf, size, pos, "e:");
+	pos = ep_puts(buf, size, pos, def->group);
+	pos = ep_puts(buf, size, pos, "/");
+	pos = ep_puts(buf, size, pos, def->event);
+	pos = ep_puts(buf, size, pos, " ");
+	pos = ep_puts(buf, size, pos, def->system);
+	pos = ep_puts(buf, size, pos, ".");
+	pos = ep_puts(buf, size, pos, def->target);
+	for (i = 0; i < def->nr_args; i++) {
+		pos = ep_puts(buf, size, pos, " ");
+		pos = ep_puts(buf, size, pos, def->args[i].name);
+		pos = ep_puts(buf, size, pos, "=");
+		pos = ep_puts(buf, size, pos, def->args[i].text);
+	}
+	pos = ep_puts(buf, size, pos, "\n");
+	return pos;
+}
+
+/**
+ * khist_ep_fields() - the event's fields, for `format`, filters and hists
+ * @def:   the definition
+ * @descs: @def->nr_args entries, filled (they point into @def)
+ *
+ * A string is a __data_loc char[]; an array is a fixed array of its
+ * element type.
+ *
+ * Context: any.
+ */
+void khist_ep_fields(const struct khist_ep_def *def,
+		     struct khist_field_desc *descs)
+{
+	const struct khist_ep_arg *a;
+	unsigned int i;
+
+	for (i = 0; i < def->nr_args; i++) {
+		a = &def->args[i];
+		descs[i].name = a->name;
+		descs[i].type = a->ftype;
+		descs[i].offset = a->offset;
+		descs[i].size = a->type->size * (a->count ? a->count : 1);
+		descs[i].is_signed = a->type->is_signed;
+		descs[i].elem_size = a->type->size;
+		if (a->count) {
+			descs[i].kind = KHIST_FK_ARRAY;
+		} else if (a->type->print == KHIST_EPP_STRING) {
+			descs[i].kind = KHIST_FK_DYNSTRING;
+			descs[i].elem_size = 1;
+		} else {
+			descs[i].kind = KHIST_FK_INT;
+		}
+	}
+}
+
+/**
+ * khist_ep_match() - does a removal line name this probe?
+ * @def:    the probe
+ * @system: the group written, or NULL
+ * @event:  the event written ("" for a whole group)
+ * @argc:   words after the name
+ * @argv:   the attached "system.event" (or system/event), then arguments
+ *          that must be the probe's first ones, as listed
+ *
+ * Context: any.
+ * Return: true when every given part matches.
+ */
+bool khist_ep_match(const struct khist_ep_def *def, const char *system,
+		    const char *event, int argc, const char *const *argv)
+{
+	const char *sep;
+	size_t len;
+	int i;
+
+	if (system && strcmp(def->group, system))
+		return false;
+	if (event[0] && strcmp(def->event, event))
+		return false;
+	if (argc < 1)
+		return true;
+	sep = strchr(argv[0], '/');
+	if (!sep)
+		sep = strchr(argv[0], '.');
+	if (!sep)
+		return false;
+	len = sep - argv[0];
+	if (strncmp(def->system, argv[0], len) || def->system[len] ||
+	    strcmp(def->target, sep + 1))
+		return false;
+	argc--;
+	if ((unsigned int)argc > def->nr_args)
+		return false;
+	for (i = 0; i < argc; i++) {
+		len = strlen(def->args[i].name);
+		if (strncmp(argv[i + 1], def->args[i].name, len) ||
+		    argv[i + 1][len] != '=' ||
+		    strcmp(argv[i + 1] + len + 1, def->args[i].text))
+			return false;
+	}
+	return true;
+}
