@@ -5,7 +5,9 @@
 # selftests/vm/run.sh; `make stress`). Prints TAP lines.
 #
 # Kernel command line: khist_stress_secs=N (how long the churn runs, 60),
-# khist_stress_calls=N (getpriority calls per worker and round, 20000).
+# khist_stress_calls=N (getpriority calls per worker and round, 20000),
+# khist_stress_loops=a,b,... (the churn loops to run: hist, inter, read,
+# inst, trig; all by default).
 #
 # 1. Two reference triggers count getpriority() per process on
 #    raw_syscalls/sys_enter, one at the top and one in the instance
@@ -41,10 +43,12 @@ KML=/sys/kernel/debug/kmemleak
 P=/sys/module/khist/parameters
 secs=60
 calls=20000
+loops="hist inter read inst trig"
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	khist_stress_secs=*) secs=${arg#*=} ;;
 	khist_stress_calls=*) calls=${arg#*=} ;;
+	khist_stress_loops=*) loops=$(echo "${arg#*=}" | tr , ' ') ;;
 	esac
 done
 mkdir -p $T
@@ -382,11 +386,9 @@ check_ref() {
 
 rm -f $T/stop $T/ops.*
 start=$(date +%s)
-loop_hist > $T/log.hist 2>&1 &
-loop_inter > $T/log.inter 2>&1 &
-loop_read > $T/log.read 2>&1 &
-loop_inst > $T/log.inst 2>&1 &
-loop_trig > $T/log.trig 2>&1 &
+for l in $loops; do
+	loop_$l > $T/log.$l 2>&1 &
+done
 rounds=0
 calls_total=0
 bad=
@@ -423,7 +425,7 @@ fi
 total_ok=0
 total_no=0
 missing=
-for l in hist inter read inst trig; do
+for l in $loops; do
 	if ! read -r _ o x < $T/ops.$l || [ "$o" -eq 0 ]; then
 		missing="$missing $l"
 		continue
