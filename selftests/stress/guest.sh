@@ -303,7 +303,7 @@ loop_inst() {
 
 # The other trigger commands, in the top level and an instance: event
 # enabling, stack traces, snapshots (with the snapshot file freed and
-# read), tracing switched off and on again.
+# read), tracing switched off and on again; an event probe with a hist.
 loop_trig() {
 	loop=trig
 	i=0
@@ -317,6 +317,11 @@ loop_trig() {
 		w $d/$PF 'disable_event:sched:sched_wakeup'
 		w $d/events/sched/sched_waking/trigger 'stacktrace:3 if prio < 100'
 		w $d/$PF 'snapshot:1'
+		# An event probe on sched_switch, with a hist of its own.
+		w dynamic_events 'e:stress/ep sched.sched_switch prev=$prev_pid:s32 next=$next_pid:u32'
+		w $d/events/stress/ep/trigger 'hist:keys=next:vals=hitcount'
+		t $d/events/stress/ep/enable 1
+		r $d/events/stress/ep/hist
 		w $d/events/sched/sched_process_exit/trigger 'traceoff:1'
 		r $d/$PF $d/snapshot
 		w $d/events/sched/sched_process_exit/trigger '!traceoff:1'
@@ -327,6 +332,9 @@ loop_trig() {
 		w $d/$PF '!disable_event:sched:sched_wakeup'
 		w $d/$PF '!enable_event:kmem:kmalloc:10'
 		w $d/events/sched/sched_process_exit/trigger '!traceon'
+		t $d/events/stress/ep/enable 0
+		w $d/events/stress/ep/trigger '!hist:keys=next:vals=hitcount'
+		w dynamic_events '-:stress/ep'
 		t $d/tracing_on 1
 		i=$((i + 1))
 	done
@@ -460,6 +468,11 @@ cleanup() {
 			'hist:keys=common_pid:sc_ts=common_timestamp.usecs if id == 0'; do
 			echo "!$s" >> $SE/trigger
 		done
+		true > events/stress/ep/trigger
+		true > instances/stress_ref/events/stress/ep/trigger
+		echo 0 > events/stress/ep/enable
+		echo 0 > instances/stress_ref/events/stress/ep/enable
+		echo '-:stress/ep' >> dynamic_events
 		echo '!stress_lat' >> synthetic_events
 		for j in 0 1 2; do
 			rmdir instances/stress$j
