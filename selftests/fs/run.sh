@@ -23,7 +23,7 @@ for tc in $(find "$here/test.d" -name '*.tc' | sort); do
 	count=$((count + 1))
 	desc=$(sed -n 's/^# description: *//p' "$tc" | head -n 1)
 	scratch=$(mktemp -d)
-	(cd "$scratch" && timeout 120 dash -e -c ". '$here/lib.sh'; . '$tc'") \
+	(cd "$scratch" && timeout 300 dash -e -c ". '$here/lib.sh'; . '$tc'") \
 		> "$scratch/.log" 2>&1
 	rc=$?
 	case $rc in

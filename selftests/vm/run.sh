@@ -17,20 +17,20 @@
 #   KHIST_VM_SMP, KHIST_VM_MEM   vCPUs (2) and MiB (1024)
 #   KHIST_VM_QEMU     extra QEMU arguments (e.g. "-icount shift=0")
 #   KHIST_VM_APPEND   extra kernel command line
-#   KHIST_VM_TIMEOUT  seconds before the VM is killed (600)
+#   KHIST_VM_TIMEOUT  seconds before the VM is killed (1800; 3600 on debug kernels)
 set -u
 mode=$1
 kver=$2
 moddir=$3
 top=$(cd "$(dirname "$0")/../.." && pwd)
-timeout_s=${KHIST_VM_TIMEOUT:-600}
+timeout_s=${KHIST_VM_TIMEOUT:-1800}
 
 kernel=$(sh "$top/selftests/vm/kernel.sh" image "$kver")
 # Debug kernels need more memory (KASAN shadow, kmemleak) and time.
 case "$kver" in
 *-kasan | *-kcsan)
 	mem=2048
-	timeout_s=${KHIST_VM_TIMEOUT:-1800}
+	timeout_s=${KHIST_VM_TIMEOUT:-3600}
 	;;
 *) mem=1024 ;;
 esac
