@@ -380,6 +380,21 @@ static inline void khist_map_add(struct khist_map_elt *elt, unsigned int i,
 }
 
 /**
+ * khist_map_count_hit() - count a hit found without khist_map_insert()
+ * @map: map
+ *
+ * For an owner that remembers the element of a key it inserted before
+ * (a per-CPU last-hit cache): the hit shows in the statistics as if
+ * khist_map_insert() had returned the element.
+ *
+ * Context: any, NMI included, with preemption disabled.
+ */
+static inline void khist_map_count_hit(struct khist_map *map)
+{
+	local64_inc(&map->stats[raw_smp_processor_id()].hits);
+}
+
+/**
  * khist_map_set_var() - set a variable of an element
  * @elt: element
  * @i:   variable number, below n_vars

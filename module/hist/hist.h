@@ -44,6 +44,7 @@
 #include "../events/events.h"
 #include "../core/hist_bind.h"
 #include "../core/map.h"
+#include "../core/hist_fetch.h"
 
 struct khist_trigger;
 struct khist_inter;
@@ -148,6 +149,9 @@ typedef u64 (*khist_clock_fn)(void);
  * @inter:     inter-event state (references, field variables, actions)
  *             of the trigger that created the data, or NULL (inter.h)
  * @charged:   bytes charged against mem_limit_kb for it and its map
+ * @cache:     per-CPU last hit (keys of one or two words), or NULL
+ * @key_words: key size in u64 words
+ * @gen:       bumped by every clear: older cache entries are stale
  */
 struct khist_hist_data {
 	struct khist_hist_spec *spec;
@@ -164,6 +168,46 @@ struct khist_hist_data {
 	u32 extra_size;
 	struct khist_inter *inter;
 	u64 charged;
+	struct khist_hit_cache __percpu *cache;
+	unsigned int key_words;
+	unsigned long gen;
+};
+
+/**
+ * struct khist_hit_way - one remembered hit
+ * @key: its key (key_words words, the rest zero)
+ * @elt: its element, NULL when empty
+ * @gen: khist_hist_data.gen when it was found
+ */
+struct khist_hit_way {
+	u64 key[2];
+	struct khist_map_elt *elt;
+	unsigned long gen;
+};
+
+/* Misses in a row after which the cache rests, and for how many hits. */
+#define KHIST_CACHE_MISSES 16
+#define KHIST_CACHE_REST 256
+
+/**
+ * struct khist_hit_cache - the entries one CPU hit last in one hist
+ * @way:    the last two (a task hits its pid again; two tasks that take
+ *          turns on a CPU hit theirs in turn)
+ * @next:   the way replaced by the next miss
+ * @misses: misses in a row
+ * @rest:   hits left that go straight to the map: keys that never repeat
+ *          (10^4 syscall numbers in turn) cost a counter, not a miss
+ *
+ * Only the outermost hist hit on a CPU reads or writes it (the pads'
+ * nesting level is 0), so an interrupt or NMI never sees it half written.
+ * Elements never move (growth shares them) and are only reused by clear,
+ * which bumps the generation.
+ */
+struct khist_hit_cache {
+	struct khist_hit_way way[2];
+	u8 next;
+	u8 misses;
+	u16 rest;
 };
 
 /**
@@ -174,6 +218,7 @@ struct khist_hist_data {
  * @lost:     hits dropped because every scratch level was in use
  * @inter:    while being created: its inter-event state, until the data
  *            takes it over
+ * @plan:     how its hits read keys and values from the record
  */
 struct khist_hist_trigger {
 	struct khist_trigger base;
@@ -181,6 +226,7 @@ struct khist_hist_trigger {
 	struct khist_hist_data *hd;
 	atomic64_t lost;
 	struct khist_inter *inter;
+	struct khist_fetch_plan plan;
 };
 
 #define KHIST_STR_SLOT KHIST_STR_MAX
@@ -223,6 +269,8 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 void khist_hist_learn_tracepoint(const char *name);
 int khist_hist_pads_init(void);
 void khist_hist_pads_exit(void);
+struct khist_map_elt *khist_hist_lookup(struct khist_hist_data *hd,
+					const u8 *key);
 bool khist_hist_var_read(struct khist_hist_trigger *ht, unsigned int idx,
 			 const void *key, u64 *val);
 char *khist_hist_var_str(struct khist_hist_data *hd, struct khist_map_elt *elt,

@@ -471,6 +471,7 @@ static int khist_hist_cmd_run(struct khist_event *ev, const char *text,
 	ht->base.type = &khist_hist_type;
 	ht->base.ev = ev;
 	ht->spec = sp;
+	khist_fetch_plan_init(&ht->plan, sp);
 	atomic64_set(&ht->lost, 0);
 	if (sp->filter) {
 		ret = khist_trigger_set_filter(&ht->base, sp->filter);

@@ -8,6 +8,7 @@
  * (16 bytes, when a key or variable uses .execname), then one
  * KHIST_STR_SLOT-byte slot per string or stack variable.
  */
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -143,6 +144,7 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 	struct khist_map_params p = {};
 	struct khist_hist_data *hd;
 	struct khist_map_mem mem;
+	size_t cache;
 	u32 extra;
 	int ret;
 
@@ -175,13 +177,27 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 	ret = khist_map_mem_size(&p, &mem);
 	if (ret)
 		goto fail;
-	ret = khist_mem_charge(sizeof(*hd) + mem.total);
+	/* The per-CPU last-hit cache, for keys of one or two words. */
+	cache = spec->key_size <= sizeof(((struct khist_hit_way *)0)->key) ?
+			nr_cpu_ids * sizeof(struct khist_hit_cache) :
+			0;
+	ret = khist_mem_charge(sizeof(*hd) + mem.total + cache);
 	if (ret)
 		goto fail;
-	hd->charged = sizeof(*hd) + mem.total;
+	hd->charged = sizeof(*hd) + mem.total + cache;
+	hd->key_words = spec->key_size / sizeof(u64);
+	if (cache) {
+		hd->cache = alloc_percpu(struct khist_hit_cache);
+		if (!hd->cache) {
+			ret = -ENOMEM;
+			khist_mem_uncharge(hd->charged);
+			goto fail;
+		}
+	}
 	hd->map = khist_map_create(&p, &khist_hist_map_ops, hd);
 	if (IS_ERR(hd->map)) {
 		ret = PTR_ERR(hd->map);
+		free_percpu(hd->cache);
 		khist_mem_uncharge(hd->charged);
 		goto fail;
 	}
@@ -245,6 +261,7 @@ bool khist_hist_data_unuse(struct khist_hist_data *hd)
 void khist_hist_data_put(struct khist_hist_data *hd)
 {
 	khist_inter_free(hd->inter);
+	free_percpu(hd->cache);
 	khist_map_destroy(hd->map);
 	khist_hist_spec_free(hd->spec);
 	khist_mem_uncharge(hd->charged);
@@ -266,6 +283,11 @@ void khist_hist_data_clear(struct khist_hist_data *hd)
 	WRITE_ONCE(hd->clearing, 1);
 	khist_trigger_sync();
 	khist_map_clear(hd->map);
-	/* Orders the cleared map before updates resume. */
+	/*
+	 * Every cached element may now hold another key; lookups from other
+	 * hists' hits see the new generation with the cleared map.
+	 */
+	smp_store_release(&hd->gen, hd->gen + 1);
+	/* Orders the cleared map and the generation before updates resume. */
 	smp_store_release(&hd->clearing, 0);
 }

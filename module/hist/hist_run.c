@@ -199,6 +199,130 @@ static void khist_hist_store_vars(struct khist_hist_data *hd,
 	}
 }
 
+/* The key as the cache keeps it: one or two words, the rest zero. */
+static __always_inline void khist_cache_key(const struct khist_hist_data *hd,
+					    const u8 *key, u64 *k)
+{
+	memcpy(&k[0], key, sizeof(u64));
+	k[1] = 0;
+	if (hd->key_words > 1)
+		memcpy(&k[1], key + sizeof(u64), sizeof(u64));
+}
+
+/* This CPU's cached element for @k, or NULL. */
+static __always_inline struct khist_map_elt *
+khist_cache_find(struct khist_hit_cache *hc, const u64 *k, unsigned long gen)
+{
+	const struct khist_hit_way *w;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hc->way); i++) {
+		w = &hc->way[i];
+		if (w->elt && w->gen == gen && w->key[0] == k[0] &&
+		    w->key[1] == k[1])
+			return w->elt;
+	}
+	return NULL;
+}
+
+/* Remember @elt in the older way. */
+static __always_inline void khist_cache_set(struct khist_hit_cache *hc,
+					    const u64 *k,
+					    struct khist_map_elt *elt,
+					    unsigned long gen)
+{
+	struct khist_hit_way *w = &hc->way[hc->next];
+
+	if (!elt || khist_map_elt_is_overflow(elt))
+		return;
+	w->key[0] = k[0];
+	w->key[1] = k[1];
+	w->elt = elt;
+	w->gen = gen;
+	hc->next ^= 1;
+}
+
+/*
+ * khist_map_insert() behind this CPU's last hits: a task that hits the
+ * same key again (its pid, its CPU, a syscall in a loop) skips the hash
+ * and the table walk. Only at pad level 0, see struct khist_hit_cache.
+ */
+static struct khist_map_elt *khist_hist_insert(struct khist_hist_data *hd,
+					       const u8 *key, int level)
+{
+	struct khist_hit_cache *hc;
+	struct khist_map_elt *elt;
+	unsigned long gen;
+	u64 k[2];
+
+	if (!hd->cache || level)
+		return khist_map_insert(hd->map, key);
+	hc = this_cpu_ptr(hd->cache);
+	if (hc->rest) {
+		hc->rest--;
+		return khist_map_insert(hd->map, key);
+	}
+	khist_cache_key(hd, key, k);
+	/* Ordered after the acquire of hd->clearing by the caller. */
+	gen = READ_ONCE(hd->gen);
+	elt = khist_cache_find(hc, k, gen);
+	if (elt) {
+		hc->misses = 0;
+		khist_map_count_hit(hd->map);
+		return elt;
+	}
+	elt = khist_map_insert(hd->map, key);
+	khist_cache_set(hc, k, elt, gen);
+	if (++hc->misses >= KHIST_CACHE_MISSES) {
+		hc->misses = 0;
+		hc->rest = KHIST_CACHE_REST;
+	}
+	return elt;
+}
+
+/**
+ * khist_hist_lookup() - khist_map_lookup() in a hist's map, from a hit
+ * @hd:  the data whose map is searched (any hist's, e.g. a variable's)
+ * @key: a key of that map's size, 8-byte aligned
+ *
+ * Goes through this CPU's last-hit cache of @hd when the calling hit is
+ * the outermost on the CPU: the latency pairs look up the entry the
+ * start event of the same task has just updated.
+ *
+ * Context: inside khist_hist_call() (any context, NMI included).
+ * Return: the element, or NULL when the key is not in the map.
+ */
+struct khist_map_elt *khist_hist_lookup(struct khist_hist_data *hd,
+					const u8 *key)
+{
+	struct khist_hit_cache *hc;
+	struct khist_map_elt *elt;
+	unsigned long gen;
+	u64 k[2], e[2];
+
+	/* The calling hit holds level 1 when it is the outermost. */
+	if (!hd->cache || this_cpu_read(khist_pads->level) != 1)
+		return khist_map_lookup(hd->map, key);
+	khist_cache_key(hd, key, k);
+	hc = this_cpu_ptr(hd->cache);
+	/*
+	 * Unlike an insert, nothing stops this lookup from racing with a
+	 * clear of @hd, after which the element may hold another key: the
+	 * key is checked too (pairs with the release in
+	 * khist_hist_data_clear()).
+	 */
+	gen = smp_load_acquire(&hd->gen);
+	elt = khist_cache_find(hc, k, gen);
+	if (elt) {
+		khist_cache_key(hd, khist_map_elt_key(elt), e);
+		if (e[0] == k[0] && e[1] == k[1])
+			return elt;
+	}
+	elt = khist_map_lookup(hd->map, key);
+	khist_cache_set(hc, k, elt, gen);
+	return elt;
+}
+
 /**
  * khist_hist_call() - one hit of a hist trigger
  * @t:    the trigger (not paused, its filter matched)
@@ -248,7 +372,8 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 		khist_capture_stack(pad->raw, pad->stack);
 		c.stack = pad->stack;
 	}
-	khist_hist_key_build(sp, &c, pad->key);
+	if (!khist_fetch_key(&ht->plan, &c, pad->key))
+		khist_hist_key_build(sp, &c, pad->key);
 	/* Only the trigger that created the data runs its inter-event part. */
 	in = hd->spec == sp ? hd->inter : NULL;
 	if (in) {
@@ -259,11 +384,12 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 					 pad->inter.refs))
 			goto out;
 	}
-	elt = khist_map_insert(hd->map, pad->key);
+	elt = khist_hist_insert(hd, pad->key, level);
 	if (elt) {
 		khist_map_add(elt, 0, 1);
 		for (i = 1; i < sp->n_vals; i++)
-			khist_map_add(elt, i, khist_hist_eval(sp->vals[i], &c));
+			khist_map_add(elt, i,
+				      khist_fetch_val(&ht->plan, sp, i, &c));
 		if (sp->n_vars)
 			khist_hist_store_vars(hd, sp, elt, &c);
 		if (in)

@@ -408,7 +408,7 @@ bool khist_inter_resolve(struct khist_inter *in, u8 *key, unsigned int key_size,
 
 		if (!hd)
 			continue;
-		elt = khist_map_lookup(hd->map, key);
+		elt = khist_hist_lookup(hd, key);
 		if (!elt || !khist_map_var_is_set(elt, r->var.idx))
 			return false;
 		vals[i] = khist_ref_read(&r->var, hd, elt);
