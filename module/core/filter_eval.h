@@ -145,11 +145,13 @@ struct khist_fpred {
  * @text_len: strlen(@text)
  * @no_ctx:   no predicate reads the CPU, the task name or a char * string:
  *            the record alone decides (khist_filter_match() needs no ctx)
+ * @reads:    what of the record the predicates read (KHIST_READS_*)
  */
 struct khist_filter {
 	unsigned int nr_preds;
 	unsigned int nr_cpus;
 	bool no_ctx;
+	u8 reads;
 	struct khist_fpred *preds;
 	char *text;
 	size_t text_len;

@@ -356,6 +356,44 @@ static bool needs_ctx(const struct khist_filter *f)
 	return false;
 }
 
+/* What of the record the predicates read (KHIST_READS_*). */
+static unsigned int filter_reads(const struct khist_filter *f)
+{
+	unsigned int i, r = 0;
+
+	for (i = 0; i < f->nr_preds; i++) {
+		const struct khist_fpred *p = &f->preds[i];
+
+		switch (p->kind) {
+		case KHIST_FP_FALSE:
+		case KHIST_FP_CPU:
+		case KHIST_FP_CPU_MASK:
+			break;
+		case KHIST_FP_EQ:
+		case KHIST_FP_CMP:
+		case KHIST_FP_SCALAR_MASK:
+		case KHIST_FP_FUNC:
+			r |= khist_reads_range(p->offset, p->size);
+			break;
+		case KHIST_FP_STR:
+			if (p->src == KHIST_FSTR_COMM)
+				break;
+			if (p->src == KHIST_FSTR_STATIC && p->field_len)
+				r |= khist_reads_range(p->offset, p->field_len);
+			else if (p->src == KHIST_FSTR_PTR ||
+				 p->src == KHIST_FSTR_UPTR)
+				r |= khist_reads_range(p->offset, p->size);
+			else
+				r |= KHIST_READS_ALL;
+			break;
+		default:
+			/* cpumask payloads, anything new: all of it */
+			r |= KHIST_READS_ALL;
+		}
+	}
+	return r;
+}
+
 /**
  * khist_filter_compile() - compile the text of an event filter
  * @schema: layout of the event the filter applies to
@@ -417,6 +455,7 @@ int khist_filter_compile(const struct khist_event_schema *schema,
 	if (ret)
 		goto fail;
 	f->no_ctx = !needs_ctx(f);
+	f->reads = filter_reads(f);
 	*out = f;
 	return 0;
 fail:

@@ -84,3 +84,47 @@ void khist_fetch_plan_init(struct khist_fetch_plan *p,
 	for (i = 1; i < sp->n_vals; i++)
 		khist_fetch_make(&p->vals[i], sp->vals[i], &p->min_size);
 }
+
+static unsigned int khist_bfield_reads(const struct khist_bfield *f)
+{
+	const struct khist_field_desc *fd;
+	unsigned int r;
+
+	if (!f)
+		return 0;
+	r = khist_bfield_reads(f->l) | khist_bfield_reads(f->r);
+	fd = f->field;
+	if (f->kind != KHIST_BF_FIELD && f->kind != KHIST_BF_STACK)
+		return r;
+	if (!fd)
+		return r; /* common_stacktrace: captured, not read */
+	r |= khist_reads_range(fd->offset, fd->size);
+	/* A __data_loc payload may be anywhere after the header. */
+	if (fd->kind != KHIST_FK_INT && fd->kind != KHIST_FK_STRING &&
+	    fd->kind != KHIST_FK_PTRSTRING && fd->kind != KHIST_FK_ARRAY)
+		r |= KHIST_READS_FIELDS;
+	return r;
+}
+
+/**
+ * khist_hist_spec_reads() - what of a record a trigger's hits read
+ * @sp: the bound trigger
+ *
+ * Keys, values and variables of the trigger itself; references to other
+ * triggers' variables and actions are the inter-event layer's to declare.
+ *
+ * Context: any.
+ * Return: KHIST_READS_* bits.
+ */
+unsigned int khist_hist_spec_reads(const struct khist_hist_spec *sp)
+{
+	unsigned int i, r = 0;
+
+	for (i = 0; i < sp->n_keys; i++)
+		r |= khist_bfield_reads(sp->keys[i].f);
+	for (i = 0; i < sp->n_vals; i++)
+		r |= khist_bfield_reads(sp->vals[i]);
+	for (i = 0; i < sp->n_vars; i++)
+		r |= khist_bfield_reads(sp->vars[i].f);
+	return r;
+}

@@ -95,6 +95,7 @@ struct khist_fetch_plan {
 
 void khist_fetch_plan_init(struct khist_fetch_plan *p,
 			   const struct khist_hist_spec *sp);
+unsigned int khist_hist_spec_reads(const struct khist_hist_spec *sp);
 
 static __always_inline u64 khist_fetch_load(const struct khist_fetch *f,
 					    const struct khist_eval_ctx *c)

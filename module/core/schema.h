@@ -76,6 +76,35 @@ struct khist_common_hdr {
 	s32 pid;
 };
 
+/*
+ * What of a record a reader (a trigger, its filter) looks at, besides
+ * common_type and common_pid: the fast path fills only that much of a
+ * record that nobody records.
+ */
+#define KHIST_READS_FLAGS 0x1 /* common_flags, common_preempt_count */
+#define KHIST_READS_FIELDS 0x2 /* anything after the common header */
+#define KHIST_READS_ALL (KHIST_READS_FLAGS | KHIST_READS_FIELDS)
+
+/**
+ * khist_reads_range() - what reading @len bytes at @off of a record needs
+ * @off: byte offset
+ * @len: bytes
+ *
+ * Context: any.
+ * Return: KHIST_READS_* bits.
+ */
+static inline unsigned int khist_reads_range(unsigned int off, unsigned int len)
+{
+	unsigned int r = 0;
+
+	if (off + len > sizeof(struct khist_common_hdr))
+		r |= KHIST_READS_FIELDS;
+	if (off < offsetof(struct khist_common_hdr, pid) &&
+	    off + len > offsetof(struct khist_common_hdr, flags))
+		r |= KHIST_READS_FLAGS;
+	return r;
+}
+
 /**
  * struct khist_event_schema - name and record layout of one event
  * @system:    subsystem directory ("sched")

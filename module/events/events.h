@@ -57,6 +57,10 @@ struct khist_filter;
  * @sm_ref:        soft users (triggers, hist)
  * @soft_disabled: attached for soft users only, not recorded
  * @has_triggers:  call the trigger hook on every hit
+ * @trig_reads:    what of the record the triggers and their filters read
+ *                 (KHIST_READS_*): while the event is not recorded, the
+ *                 fast path builds only that (set before a trigger is
+ *                 linked, lowered after one is unlinked; release/acquire)
  * @filter_text:   the `filter` file's text, NULL when none
  * @filter:        compiled filter (evfilter.c), or NULL
  * @trigger_data:  for the trigger/hist code, untouched by the registry
@@ -78,6 +82,7 @@ struct khist_event {
 	int sm_ref;
 	int soft_disabled;
 	int has_triggers;
+	int trig_reads;
 	char *filter_text;
 	struct khist_filter __rcu *filter;
 	void *trigger_data;

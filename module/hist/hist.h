@@ -63,6 +63,9 @@ struct khist_inter;
  *          held. Returns 0 or -errno (having logged to error_log).
  * @call:   one hit (the trigger is not paused and its filter matched);
  *          any context, as khist_trigger_ops->call
+ * @reads:  optional: what of the record @call reads (KHIST_READS_*;
+ *          without it, all of it); mutex held, before the trigger is
+ *          linked
  * @print:  its line in the `trigger` file; mutex held
  * @unreg_all: drop this type's triggers from @ev (O_TRUNC open); mutex
  *          held; may keep triggers that others depend on
@@ -80,6 +83,7 @@ struct khist_trigger_type {
 		     const char *text);
 	void (*call)(struct khist_trigger *t, void *rec, unsigned int size,
 		     u64 ts);
+	unsigned int (*reads)(struct khist_trigger *t);
 	void (*print)(struct seq_file *m, struct khist_trigger *t);
 	void (*unreg_all)(struct khist_event *ev);
 	void (*unlink)(struct khist_trigger *t);

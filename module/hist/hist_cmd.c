@@ -573,11 +573,25 @@ static void khist_hist_unreg_all(struct khist_event *ev)
 	khist_trigger_free_list(&gone);
 }
 
+/*
+ * What a hist trigger's hits read: its own keys, values and variables; with
+ * inter-event parts (references, field variables, actions) all of it.
+ */
+static unsigned int khist_hist_reads(struct khist_trigger *t)
+{
+	struct khist_hist_trigger *ht = khist_to_hist(t);
+
+	if (ht->inter || (ht->hd && ht->hd->inter))
+		return KHIST_READS_ALL;
+	return khist_hist_spec_reads(ht->spec);
+}
+
 struct khist_trigger_type khist_hist_type = {
 	.name = "hist",
 	.tail = true,
 	.parse = khist_hist_cmd_parse,
 	.call = khist_hist_call,
+	.reads = khist_hist_reads,
 	.print = khist_hist_print_trigger,
 	.unreg_all = khist_hist_unreg_all,
 	.unlink = khist_hist_unlink,

@@ -84,6 +84,33 @@ struct khist_ev_triggers *khist_ev_triggers_get(struct khist_event *ev)
 	return et;
 }
 
+/* What of the record @t and its filter read (KHIST_READS_*). */
+static unsigned int khist_trigger_reads(struct khist_trigger *t)
+{
+	unsigned int r = t->type->reads ? t->type->reads(t) : KHIST_READS_ALL;
+
+	if (t->filter)
+		r |= t->filter->reads;
+	return r;
+}
+
+/*
+ * Lower @ev's trig_reads to what its remaining triggers read, after one was
+ * unlinked: a probe that sees the lower value no longer sees that trigger
+ * (release, paired with the acquire in khist_rec_reserve_ev()).
+ */
+static void khist_trigger_reads_update(struct khist_event *ev,
+				       struct khist_ev_triggers *et)
+{
+	struct khist_trigger *t;
+	unsigned int r = 0;
+
+	list_for_each_entry(t, &et->list, list)
+		r |= khist_trigger_reads(t);
+	/* After the unlink: pairs with the acquire on the fast path. */
+	smp_store_release(&ev->trig_reads, r);
+}
+
 /**
  * khist_trigger_add() - link a trigger to its event and let it run
  * @ev: the event
@@ -107,6 +134,9 @@ int khist_trigger_add(struct khist_event *ev, struct khist_trigger *t)
 	if (ret)
 		return ret;
 	t->ev = ev;
+	/* Before a probe can find it: its fields are then filled in. */
+	smp_store_release(&ev->trig_reads,
+			  ev->trig_reads | khist_trigger_reads(t));
 	if (t->type->tail)
 		list_add_tail_rcu(&t->list, &et->list);
 	else
@@ -129,6 +159,7 @@ void khist_trigger_unlink(struct khist_trigger *t)
 	list_del_rcu(&t->list);
 	if (list_empty(&et->list))
 		khist_event_set_triggers(t->ev, false);
+	khist_trigger_reads_update(t->ev, et);
 	khist_event_put_use(t->ev);
 	if (t->type->unlink)
 		t->type->unlink(t);

@@ -147,6 +147,37 @@ static void khist_fill_hdr(struct khist_common_hdr *hdr, u16 type)
 	hdr->pid = current->pid;
 }
 
+/*
+ * A header for triggers only: common_type and common_pid, and the flags
+ * and preemption depth only when a trigger reads them.
+ */
+static void khist_fill_hdr_for(struct khist_common_hdr *hdr, u16 type,
+			       unsigned int reads)
+{
+	if (reads & KHIST_READS_FLAGS) {
+		khist_fill_hdr(hdr, type);
+		return;
+	}
+	hdr->type = type;
+	hdr->flags = 0;
+	hdr->preempt_count = 0;
+	hdr->pid = current->pid;
+}
+
+static void khist_rec_run_triggers(struct khist_event *ev, void *rec,
+				   unsigned int size)
+{
+	const struct khist_trigger_ops *tops;
+
+	if (READ_ONCE(ev->has_triggers)) {
+		tops = READ_ONCE(khist_trigger_ops);
+		/* Without a retpoline while it is the trigger engine's. */
+		if (tops && tops->call)
+			INDIRECT_CALL_1(tops->call, khist_triggers_call, ev,
+					rec, size);
+	}
+}
+
 /* Take this CPU's scratch slot for the current context level. */
 static void *khist_scratch_get(struct khist_rec_ctx *ctx, unsigned int size)
 {
@@ -180,6 +211,7 @@ void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 {
 	struct khist_buffer *buf = READ_ONCE(ev->inst->buf);
 	struct khist_common_hdr hdr;
+	unsigned int reads;
 	bool record;
 
 	if (unlikely(!buf))
@@ -188,8 +220,22 @@ void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 	record = !READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on);
 	if (!record && !READ_ONCE(ev->has_triggers))
 		return NULL;
-	/* Before the ring buffer takes its own preemption level. */
-	khist_fill_hdr(&hdr, ev->schema.id);
+	if (record) {
+		/* Before the ring buffer takes its own preemption level. */
+		khist_fill_hdr(&hdr, ev->schema.id);
+	} else {
+		/* Pairs with the releases in trigger.c. */
+		reads = smp_load_acquire(&ev->trig_reads);
+		khist_fill_hdr_for(&hdr, ev->schema.id, reads);
+		if (!(reads & KHIST_READS_FIELDS)) {
+			/*
+			 * Triggers that read only the header: run them on it
+			 * and build nothing else.
+			 */
+			khist_rec_run_triggers(ev, &hdr, sizeof(hdr));
+			return NULL;
+		}
+	}
 	ctx->def = ev->def;
 	ctx->ev = ev;
 	ctx->multi = false;
@@ -257,20 +303,6 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 }
 EXPORT_SYMBOL_GPL(khist_rec_reserve);
 
-static void khist_rec_run_triggers(struct khist_event *ev,
-				   struct khist_rec_ctx *ctx)
-{
-	const struct khist_trigger_ops *tops;
-
-	if (READ_ONCE(ev->has_triggers)) {
-		tops = READ_ONCE(khist_trigger_ops);
-		/* Without a retpoline while it is the trigger engine's. */
-		if (tops && tops->call)
-			INDIRECT_CALL_1(tops->call, khist_triggers_call, ev,
-					ctx->rec, ctx->size);
-	}
-}
-
 static void khist_wake(struct khist_buffer *buf)
 {
 	if (atomic_read(&buf->waiters))
@@ -323,7 +355,7 @@ static void khist_rec_deliver(struct khist_event *ev, struct khist_rec_ctx *ctx)
 	 */
 	if (!READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on))
 		rb = READ_ONCE(buf->rb);
-	khist_rec_run_triggers(ev, ctx);
+	khist_rec_run_triggers(ev, ctx->rec, ctx->size);
 	if (!rb)
 		return;
 	filter = rcu_dereference_sched(ev->filter);
@@ -348,7 +380,7 @@ void khist_rec_commit(struct khist_rec_ctx *ctx)
 	struct khist_event *ev;
 
 	if (!ctx->multi) {
-		khist_rec_run_triggers(ctx->ev, ctx);
+		khist_rec_run_triggers(ctx->ev, ctx->rec, ctx->size);
 		khist_rec_finish(ctx);
 		return;
 	}
@@ -388,7 +420,7 @@ void khist_rec_commit_quiet(struct khist_rec_ctx *ctx)
  */
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len)
 {
-	khist_rec_run_triggers(ctx->ev, ctx);
+	khist_rec_run_triggers(ctx->ev, ctx->rec, ctx->size);
 	if (!len || s[len - 1] != '\n') {
 		s[len++] = '\n';
 		s[len] = '\0';

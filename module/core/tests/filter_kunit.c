@@ -453,6 +453,49 @@ static void filter_no_ctx(struct kunit *test)
 	kfree(rec);
 }
 
+/*
+ * What of the record a filter reads: a trigger whose filter reads only
+ * common_pid runs on a record with nothing else filled in.
+ */
+static void filter_reads(struct kunit *test)
+{
+	static const struct {
+		const char *text;
+		unsigned int reads;
+	} cases[] = {
+		{ "common_pid == 1", 0 },
+		{ "common_type != 7", 0 },
+		{ "cpu == 3 || comm == 'bash'", 0 },
+		{ "common_preempt_count == 0", KHIST_READS_FLAGS },
+		{ "common_flags & 1", KHIST_READS_FLAGS },
+		{ "common_pid == 1 && common_preempt_count < 2",
+		  KHIST_READS_FLAGS },
+		{ "f_u8 == 200", KHIST_READS_FIELDS },
+		{ "common_pid == 1 || f_s64 > 0", KHIST_READS_FIELDS },
+		{ "name == 'kworker'", KHIST_READS_FIELDS },
+		{ "pstr ~ 'point*'", KHIST_READS_FIELDS },
+		{ "dstr ~ 'hello*'", KHIST_READS_ALL },
+		{ "f_u8 == 1 && common_flags & 2", KHIST_READS_ALL },
+	};
+	struct khist_filter_error err;
+	struct khist_filter *f;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *t = cases[i].text;
+
+		if (khist_filter_compile(&tschema, t, strlen(t), &topts, &f,
+					 &err)) {
+			KUNIT_FAIL(test, "\"%s\" does not compile", t);
+			continue;
+		}
+		if (f->reads != cases[i].reads)
+			KUNIT_FAIL(test, "\"%s\": reads %u, want %u", t,
+				   f->reads, cases[i].reads);
+		khist_filter_free(f);
+	}
+}
+
 static void filter_ustring_flag(struct kunit *test)
 {
 	struct fetch_log log = {};
@@ -1051,6 +1094,7 @@ static struct kunit_case filter_cases[] = {
 	KUNIT_CASE(filter_flexible_char_array),
 	KUNIT_CASE(filter_match_table),
 	KUNIT_CASE(filter_no_ctx),
+	KUNIT_CASE(filter_reads),
 	KUNIT_CASE(filter_ustring_flag),
 	KUNIT_CASE(filter_cpu_field_shadows_generic),
 	KUNIT_CASE(filter_logic_reference),

@@ -191,9 +191,54 @@ static void hist_fetch_short_record(struct kunit *test)
 	khist_hist_spec_free(sp);
 }
 
+/* What of the record a trigger's hits read (KHIST_READS_*). */
+static void hist_fetch_reads(struct kunit *test)
+{
+	static const struct {
+		const char *cmd;
+		unsigned int reads;
+	} cases[] = {
+		{ "hist:keys=common_pid", 0 },
+		{ "hist:keys=common_pid.execname:vals=hitcount", 0 },
+		{ "hist:keys=cpu:vals=common_timestamp", 0 },
+		{ "hist:keys=common_stacktrace", 0 },
+		{ "hist:keys=common_pid:ts0=common_timestamp.usecs", 0 },
+		{ "hist:keys=common_preempt_count", KHIST_READS_FLAGS },
+		{ "hist:keys=common_pid:vals=common_flags", KHIST_READS_FLAGS },
+		{ "hist:keys=common_pid:x=common_preempt_count",
+		  KHIST_READS_FLAGS },
+		{ "hist:keys=u8v", KHIST_READS_FIELDS },
+		{ "hist:keys=common_pid:vals=u64v", KHIST_READS_FIELDS },
+		{ "hist:keys=common_pid:v=s32v*2", KHIST_READS_FIELDS },
+		{ "hist:keys=name", KHIST_READS_FIELDS },
+		{ "hist:keys=dyn", KHIST_READS_FIELDS },
+		{ "hist:keys=common_pid,u8v:vals=common_preempt_count",
+		  KHIST_READS_ALL },
+	};
+	struct khist_hist_spec *sp;
+	unsigned int i, r;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *cmd = cases[i].cmd;
+
+		sp = NULL;
+		if (khist_hist_compile(cmd, strlen(cmd), &fr_sc, NULL, &sp,
+				       NULL)) {
+			KUNIT_FAIL(test, "%s: does not compile", cmd);
+			continue;
+		}
+		r = khist_hist_spec_reads(sp);
+		if (r != cases[i].reads)
+			KUNIT_FAIL(test, "%s: reads %u, want %u", cmd, r,
+				   cases[i].reads);
+		khist_hist_spec_free(sp);
+	}
+}
+
 static struct kunit_case hist_fetch_cases[] = {
 	KUNIT_CASE(hist_fetch_matches_eval),
 	KUNIT_CASE(hist_fetch_short_record),
+	KUNIT_CASE(hist_fetch_reads),
 	{}
 };
 
