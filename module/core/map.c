@@ -111,6 +111,25 @@ u32 khist_map_hash(const void *key, u32 len)
 	return (u32)h;
 }
 
+/*
+ * khist_map_hash() of a key of one or two words, inline: the same steps,
+ * without the loop and the tail.
+ */
+static __always_inline u32 kh_hash_words(const u8 *key, u32 words)
+{
+	u64 h = (u64)words * sizeof(u64) * KH_M1;
+
+	h = kh_rotl(h ^ (kh_load64(key) * KH_M2), 27) * KH_M1;
+	if (words > 1)
+		h = kh_rotl(h ^ (kh_load64(key + 8) * KH_M2), 27) * KH_M1;
+	h ^= h >> 33;
+	h *= KH_M2;
+	h ^= h >> 29;
+	h *= KH_M1;
+	h ^= h >> 32;
+	return (u32)h;
+}
+
 /* Offsets inside an element and the size of one, from the parameters. */
 struct kh_layout {
 	u32 off_sums, off_vars, off_vset, off_key, off_extra, elt_size;
@@ -449,6 +468,47 @@ static inline bool kh_key_eq(const struct khist_map *map,
 	return !memcmp(k, key, map->p.key_size);
 }
 
+/* Probe steps the quick walk takes before it leaves the key to kh_find(). */
+#define KH_QUICK_STEPS 4
+
+/*
+ * The common case of insert and lookup, for keys of one or two words (a
+ * pid, a syscall, a pointer, two of them): the key is already in the
+ * table, a few slots from its hash. The hash is inline and nothing is
+ * written. NULL sends the caller to kh_find(), which also handles new
+ * keys, growth and full tables.
+ */
+static __always_inline struct khist_map_elt *
+kh_find_quick(struct khist_map *map, const void *key)
+{
+	u32 words = map->p.key_size / sizeof(u64), h, i, n;
+	const u8 *k = key, *ek;
+	struct khist_map_table *tab;
+	struct khist_map_elt *cand;
+	u64 v;
+
+	if (map->p.key_size != 8 && map->p.key_size != 16)
+		return NULL;
+	h = kh_hash_words(k, words);
+	/* Pairs with the release in khist_map_grow(). */
+	tab = smp_load_acquire(&map->tab);
+	i = h & tab->mask;
+	for (n = 0; n < KH_QUICK_STEPS; n++, i = (i + 1) & tab->mask) {
+		/* Pairs with the cmpxchg of kh_find(): key before word. */
+		v = smp_load_acquire(&tab->slots[i]);
+		if (!v || v == KH_SEALED)
+			return NULL;
+		if ((u32)(v >> 32) != h)
+			continue;
+		cand = kh_elt(map, (u32)v - 1);
+		ek = (const u8 *)cand->data + map->off_key;
+		if (kh_load64(ek) == kh_load64(k) &&
+		    (words == 1 || kh_load64(ek + 8) == kh_load64(k + 8)))
+			return cand;
+	}
+	return NULL;
+}
+
 /* The walk of insert (@cpu >= 0) and lookup (@cpu < 0); *full: no room. */
 static struct khist_map_elt *kh_find(struct khist_map *map, const void *key,
 				     int cpu, bool *full)
@@ -539,7 +599,9 @@ struct khist_map_elt *khist_map_insert(struct khist_map *map, const void *key)
 	struct khist_map_elt *elt;
 	bool full = false;
 
-	elt = kh_find(map, key, cpu, &full);
+	elt = kh_find_quick(map, key);
+	if (!elt)
+		elt = kh_find(map, key, cpu, &full);
 	if (likely(elt)) {
 		local64_inc(&st->hits);
 		return elt;
@@ -565,9 +627,10 @@ EXPORT_SYMBOL_NS_GPL(khist_map_insert, KHIST_INTERNAL);
  */
 struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key)
 {
+	struct khist_map_elt *elt = kh_find_quick(map, key);
 	bool full = false;
 
-	return kh_find(map, key, -1, &full);
+	return elt ? elt : kh_find(map, key, -1, &full);
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_lookup, KHIST_INTERNAL);
 
