@@ -37,6 +37,9 @@ static bool khist_fetch_make(struct khist_fetch *f,
 		   !(bf->flags & (KHIST_HF_STRING | KHIST_HF_STACKTRACE))) {
 		f->op = khist_fetch_int_op(fd);
 		f->src = fd->offset;
+		f->size = fd->size;
+		if (fd->is_signed && fd->size < sizeof(u64))
+			f->shift = 64 - 8 * fd->size;
 		if (f->op != KHIST_FETCH_EVAL)
 			*min_size = max_t(u32, *min_size,
 					  (u32)fd->offset + fd->size);

@@ -61,6 +61,8 @@ enum khist_fetch_mod {
  * struct khist_fetch - one key or value
  * @op:      enum khist_fetch_op
  * @mod:     enum khist_fetch_mod
+ * @size:    bytes loaded (0 for KHIST_FETCH_CPU)
+ * @shift:   64 - 8 * @size for signed fields narrower than 8 bytes, else 0
  * @src:     offset of the field in the record
  * @dst:     offset of the key slot (keys)
  * @buckets: bucket size (KHIST_FMOD_BUCKET)
@@ -68,6 +70,8 @@ enum khist_fetch_mod {
 struct khist_fetch {
 	u8 op;
 	u8 mod;
+	u8 size;
+	u8 shift;
 	u16 src;
 	u16 dst;
 	u64 buckets;
@@ -101,35 +105,28 @@ static __always_inline u64 khist_fetch_load(const struct khist_fetch *f,
 					    const struct khist_eval_ctx *c)
 {
 	const u8 *q = (const u8 *)c->rec + f->src;
-	u8 b1;
 	u16 b2;
 	u32 b4;
-	u64 b8;
+	u64 v;
 
-	switch (f->op) {
-	case KHIST_FETCH_U8:
-		return *q;
-	case KHIST_FETCH_S8:
-		memcpy(&b1, q, 1);
-		return (u64)(s64)(s8)b1;
-	case KHIST_FETCH_U16:
-		memcpy(&b2, q, 2);
-		return b2;
-	case KHIST_FETCH_S16:
-		memcpy(&b2, q, 2);
-		return (u64)(s64)(s16)b2;
-	case KHIST_FETCH_U32:
+	/* Widest first: the fewest compares for u64 and 32-bit fields. */
+	if (f->size == 8) {
+		memcpy(&v, q, 8);
+		return v;
+	}
+	if (f->size == 4) {
 		memcpy(&b4, q, 4);
-		return b4;
-	case KHIST_FETCH_S32:
-		memcpy(&b4, q, 4);
-		return (u64)(s64)(s32)b4;
-	case KHIST_FETCH_U64:
-		memcpy(&b8, q, 8);
-		return b8;
-	default:
+		v = b4;
+	} else if (f->size == 2) {
+		memcpy(&b2, q, 2);
+		v = b2;
+	} else if (f->size == 1) {
+		v = *q;
+	} else {
 		return c->cpu;
 	}
+	/* Signed fields: sign-extended by the shift pair (0 for unsigned). */
+	return (u64)((s64)(v << f->shift) >> f->shift);
 }
 
 /* The value of a direct fetch (op != KHIST_FETCH_EVAL), modifier applied. */
