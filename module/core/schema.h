@@ -81,9 +81,11 @@ struct khist_common_hdr {
  * common_type and common_pid: the fast path fills only that much of a
  * record that nobody records.
  */
-#define KHIST_READS_FLAGS 0x1 /* common_flags, common_preempt_count */
+#define KHIST_READS_FLAGS 0x1 /* common_flags */
 #define KHIST_READS_FIELDS 0x2 /* anything after the common header */
-#define KHIST_READS_ALL (KHIST_READS_FLAGS | KHIST_READS_FIELDS)
+#define KHIST_READS_PC 0x4 /* common_preempt_count */
+#define KHIST_READS_ALL \
+	(KHIST_READS_FLAGS | KHIST_READS_PC | KHIST_READS_FIELDS)
 
 /**
  * khist_reads_range() - what reading @len bytes at @off of a record needs
@@ -99,9 +101,12 @@ static inline unsigned int khist_reads_range(unsigned int off, unsigned int len)
 
 	if (off + len > sizeof(struct khist_common_hdr))
 		r |= KHIST_READS_FIELDS;
-	if (off < offsetof(struct khist_common_hdr, pid) &&
+	if (off <= offsetof(struct khist_common_hdr, flags) &&
 	    off + len > offsetof(struct khist_common_hdr, flags))
 		r |= KHIST_READS_FLAGS;
+	if (off <= offsetof(struct khist_common_hdr, preempt_count) &&
+	    off + len > offsetof(struct khist_common_hdr, preempt_count))
+		r |= KHIST_READS_PC;
 	return r;
 }
 

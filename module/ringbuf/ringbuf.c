@@ -111,10 +111,9 @@ void khist_comm_lookup(int pid, char *comm)
  * them for a trace event: the probe runs with one preemption level taken
  * by the tracepoint (or by khist_trace_<name>()), which is not counted.
  */
-static void khist_fill_hdr(struct khist_common_hdr *hdr, u16 type)
+static u8 khist_hdr_flags(void)
 {
 	unsigned int pc = preempt_count();
-	unsigned int depth, mig = 0;
 	u8 flags = 0;
 
 	if (irqs_disabled())
@@ -135,33 +134,50 @@ static void khist_fill_hdr(struct khist_common_hdr *hdr, u16 type)
 #endif
 	if (test_preempt_need_resched())
 		flags |= TRACE_FLAG_PREEMPT_RESCHED;
-	depth = min_t(unsigned int, pc & 0xff, 0xf);
+	return flags;
+}
+
+static __always_inline u8 khist_hdr_pc(void)
+{
+	unsigned int depth, mig = 0;
+
+	depth = min_t(unsigned int, preempt_count() & 0xff, 0xf);
 	if (depth)
 		depth--;
 #ifdef CONFIG_SMP
 	mig = min_t(unsigned int, current->migration_disabled, 0xf);
 #endif
-	hdr->type = type;
-	hdr->flags = flags;
-	hdr->preempt_count = depth | mig << 4;
-	hdr->pid = current->pid;
+	return depth | mig << 4;
+}
+
+static struct khist_common_hdr khist_hdr(u16 type)
+{
+	struct khist_common_hdr hdr = {
+		.type = type,
+		.flags = khist_hdr_flags(),
+		.preempt_count = khist_hdr_pc(),
+		.pid = current->pid,
+	};
+
+	return hdr;
 }
 
 /*
  * A header for triggers only: common_type and common_pid, and the flags
- * and preemption depth only when a trigger reads them.
+ * and the preemption depth only when a trigger reads them.
  */
-static void khist_fill_hdr_for(struct khist_common_hdr *hdr, u16 type,
-			       unsigned int reads)
+static struct khist_common_hdr khist_hdr_for(u16 type, unsigned int reads)
 {
-	if (reads & KHIST_READS_FLAGS) {
-		khist_fill_hdr(hdr, type);
-		return;
-	}
-	hdr->type = type;
-	hdr->flags = 0;
-	hdr->preempt_count = 0;
-	hdr->pid = current->pid;
+	struct khist_common_hdr hdr = {
+		.type = type,
+		.pid = current->pid,
+	};
+
+	if (reads & KHIST_READS_FLAGS)
+		hdr.flags = khist_hdr_flags();
+	if (reads & KHIST_READS_PC)
+		hdr.preempt_count = khist_hdr_pc();
+	return hdr;
 }
 
 static void khist_rec_run_triggers(struct khist_event *ev, void *rec,
@@ -176,6 +192,19 @@ static void khist_rec_run_triggers(struct khist_event *ev, void *rec,
 			INDIRECT_CALL_1(tops->call, khist_triggers_call, ev,
 					rec, size);
 	}
+}
+
+/*
+ * Triggers that read only the header: run them on one built on the stack
+ * and build nothing else (kept out of khist_rec_reserve_ev(), whose other
+ * paths then have no local whose address is taken, hence no stack canary).
+ */
+static noinline void khist_rec_hdr_only(struct khist_event *ev,
+					unsigned int reads)
+{
+	struct khist_common_hdr hdr = khist_hdr_for(ev->schema.id, reads);
+
+	khist_rec_run_triggers(ev, &hdr, sizeof(hdr));
 }
 
 /* Take this CPU's scratch slot for the current context level. */
@@ -222,19 +251,15 @@ void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 		return NULL;
 	if (record) {
 		/* Before the ring buffer takes its own preemption level. */
-		khist_fill_hdr(&hdr, ev->schema.id);
+		hdr = khist_hdr(ev->schema.id);
 	} else {
 		/* Pairs with the releases in trigger.c. */
 		reads = smp_load_acquire(&ev->trig_reads);
-		khist_fill_hdr_for(&hdr, ev->schema.id, reads);
 		if (!(reads & KHIST_READS_FIELDS)) {
-			/*
-			 * Triggers that read only the header: run them on it
-			 * and build nothing else.
-			 */
-			khist_rec_run_triggers(ev, &hdr, sizeof(hdr));
+			khist_rec_hdr_only(ev, reads);
 			return NULL;
 		}
+		hdr = khist_hdr_for(ev->schema.id, reads);
 	}
 	ctx->def = ev->def;
 	ctx->ev = ev;
@@ -261,6 +286,26 @@ fill:
 	return ctx->rec;
 }
 
+/* Another instance's event is attached too: built once, in scratch. */
+static noinline void *khist_rec_reserve_multi(struct khist_rec_ctx *ctx,
+					      struct khist_event_def *def,
+					      struct khist_event *top,
+					      unsigned int size)
+{
+	struct khist_common_hdr hdr = khist_hdr(top->schema.id);
+
+	ctx->def = def;
+	ctx->ev = top;
+	ctx->multi = true;
+	ctx->size = size;
+	ctx->rbe = NULL;
+	ctx->rec = khist_scratch_get(ctx, size);
+	if (!ctx->rec)
+		return NULL;
+	*(struct khist_common_hdr *)ctx->rec = hdr;
+	return ctx->rec;
+}
+
 /**
  * khist_rec_reserve() - start a record of an event
  * @ctx:  the record's context, on the caller's stack
@@ -280,26 +325,14 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 			unsigned int size)
 {
 	struct khist_event *top = READ_ONCE(def->ev);
-	struct khist_common_hdr hdr;
 
 	if (unlikely(!top))
 		return NULL;
-	if (likely(!READ_ONCE(top->nr_multi))) {
-		if (!READ_ONCE(top->attached))
-			return NULL;
-		return khist_rec_reserve_ev(ctx, top, size);
-	}
-	khist_fill_hdr(&hdr, top->schema.id);
-	ctx->def = def;
-	ctx->ev = top;
-	ctx->multi = true;
-	ctx->size = size;
-	ctx->rbe = NULL;
-	ctx->rec = khist_scratch_get(ctx, size);
-	if (!ctx->rec)
+	if (unlikely(READ_ONCE(top->nr_multi)))
+		return khist_rec_reserve_multi(ctx, def, top, size);
+	if (!READ_ONCE(top->attached))
 		return NULL;
-	*(struct khist_common_hdr *)ctx->rec = hdr;
-	return ctx->rec;
+	return khist_rec_reserve_ev(ctx, top, size);
 }
 EXPORT_SYMBOL_GPL(khist_rec_reserve);
 
@@ -381,6 +414,11 @@ void khist_rec_commit(struct khist_rec_ctx *ctx)
 
 	if (!ctx->multi) {
 		khist_rec_run_triggers(ctx->ev, ctx->rec, ctx->size);
+		if (!ctx->rbe) {
+			/* For triggers only, in scratch. */
+			this_cpu_dec(khist_scratch->level);
+			return;
+		}
 		khist_rec_finish(ctx);
 		return;
 	}

@@ -53,7 +53,7 @@
 		struct khist_event_def *__def = __data;			\
 		struct khist_rec_##class *__entry;			\
 		struct khist_dyn_##class __d;				\
-		struct khist_rec_ctx __ctx;				\
+		struct khist_rec_ctx __ctx __uninitialized;		\
 		unsigned int __ds;					\
 									\
 		__ds = khist_dynsize_##class(&__d, args);		\

@@ -466,16 +466,19 @@ static void filter_reads(struct kunit *test)
 		{ "common_pid == 1", 0 },
 		{ "common_type != 7", 0 },
 		{ "cpu == 3 || comm == 'bash'", 0 },
-		{ "common_preempt_count == 0", KHIST_READS_FLAGS },
+		{ "common_preempt_count == 0", KHIST_READS_PC },
 		{ "common_flags & 1", KHIST_READS_FLAGS },
 		{ "common_pid == 1 && common_preempt_count < 2",
-		  KHIST_READS_FLAGS },
+		  KHIST_READS_PC },
 		{ "f_u8 == 200", KHIST_READS_FIELDS },
 		{ "common_pid == 1 || f_s64 > 0", KHIST_READS_FIELDS },
 		{ "name == 'kworker'", KHIST_READS_FIELDS },
 		{ "pstr ~ 'point*'", KHIST_READS_FIELDS },
 		{ "dstr ~ 'hello*'", KHIST_READS_ALL },
-		{ "f_u8 == 1 && common_flags & 2", KHIST_READS_ALL },
+		{ "f_u8 == 1 && common_flags & 2",
+		  KHIST_READS_FIELDS | KHIST_READS_FLAGS },
+		{ "common_flags & 1 || common_preempt_count > 1 || f_u8 == 1",
+		  KHIST_READS_ALL },
 	};
 	struct khist_filter_error err;
 	struct khist_filter *f;
