@@ -16,7 +16,7 @@ MODDIR = $(BUILD)/mod-$(KREL)
 MOD_SRCS := Kbuild $(shell find module include selftests/modules -name '*.[ch]' -o -name 'Kbuild*' 2>/dev/null)
 
 .PHONY: all module modules clean deps unit vmtest check demo style sparse kdoc \
-	w1 help bench-map fuzz stress ftracetest bench debug-kernel
+	w1 help bench-map fuzz stress ftracetest bench bench-steps debug-kernel
 
 all: module
 
@@ -80,6 +80,11 @@ debug-kernel:
 bench: module
 	@sh selftests/bench/vm/run.sh $(KVER) $(MODDIR)
 
+# Instructions of one event, function by function (QEMU's gdb stub).
+STEPS ?= c cf d e g gx h1 sc mc
+bench-steps: module
+	@sh selftests/bench/steps/steps.sh $(KVER) $(MODDIR) $(STEPS)
+
 bench-map:
 	@$(MAKE) -s -C selftests/bench map
 
@@ -97,6 +102,7 @@ help:
 	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc"
 	@echo "make bench-map   tracing_map benchmark against liburcu's cds_lfht"
 	@echo "make bench       per-event cost, khist vs native hist triggers, in one VM"
+	@echo "make bench-steps [STEPS=\"c e\"]  instructions of one event per function (gdb)"
 	@echo "make ftracetest  the kernel's ftrace trigger selftests against khist and native"
 	@echo "make fuzz        libFuzzer targets, FUZZ_SECONDS each"
 	@echo "make debug-kernel [DEBUG_VARIANT=kasan|kcsan]  build a 6.12 debug kernel; then KVER=6.12-kasan"
