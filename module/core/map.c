@@ -579,6 +579,27 @@ again:
 	return NULL;
 }
 
+/* Insert's slow half: new keys, long walks, growth, drops (out of line). */
+static noinline struct khist_map_elt *kh_insert_slow(struct khist_map *map,
+						     const void *key, int cpu)
+{
+	struct khist_map_pcpu_stats *st = &map->stats[cpu];
+	struct khist_map_elt *elt;
+	bool full = false;
+
+	elt = kh_find(map, key, cpu, &full);
+	if (likely(elt)) {
+		local64_inc(&st->hits);
+		return elt;
+	}
+	local64_inc(&st->drops);
+	if (!atomic_read(&map->grow_want))
+		atomic_set(&map->grow_want, 1);
+	if (map->ovf_chunk.elts)
+		return (struct khist_map_elt *)map->ovf_chunk.elts;
+	return NULL;
+}
+
 /**
  * khist_map_insert() - find the element of a key, creating it if new
  * @map: map
@@ -595,25 +616,23 @@ again:
 struct khist_map_elt *khist_map_insert(struct khist_map *map, const void *key)
 {
 	int cpu = raw_smp_processor_id();
-	struct khist_map_pcpu_stats *st = &map->stats[cpu];
-	struct khist_map_elt *elt;
-	bool full = false;
+	struct khist_map_elt *elt = kh_find_quick(map, key);
 
-	elt = kh_find_quick(map, key);
-	if (!elt)
-		elt = kh_find(map, key, cpu, &full);
 	if (likely(elt)) {
-		local64_inc(&st->hits);
+		local64_inc(&map->stats[cpu].hits);
 		return elt;
 	}
-	local64_inc(&st->drops);
-	if (!atomic_read(&map->grow_want))
-		atomic_set(&map->grow_want, 1);
-	if (map->ovf_chunk.elts)
-		return (struct khist_map_elt *)map->ovf_chunk.elts;
-	return NULL;
+	return kh_insert_slow(map, key, cpu);
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_insert, KHIST_INTERNAL);
+
+static noinline struct khist_map_elt *kh_lookup_slow(struct khist_map *map,
+						     const void *key)
+{
+	bool full = false;
+
+	return kh_find(map, key, -1, &full);
+}
 
 /**
  * khist_map_lookup() - find the element of a key without creating it
@@ -628,9 +647,8 @@ EXPORT_SYMBOL_NS_GPL(khist_map_insert, KHIST_INTERNAL);
 struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key)
 {
 	struct khist_map_elt *elt = kh_find_quick(map, key);
-	bool full = false;
 
-	return elt ? elt : kh_find(map, key, -1, &full);
+	return elt ? elt : kh_lookup_slow(map, key);
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_lookup, KHIST_INTERNAL);
 
