@@ -223,6 +223,8 @@ struct khist_hit_cache {
  * @inter:    while being created: its inter-event state, until the data
  *            takes it over
  * @plan:     how its hits read keys and values from the record
+ * @plain:    every key and value is a direct load, and nothing else is
+ *            needed (khist_hist_plain_set())
  */
 struct khist_hist_trigger {
 	struct khist_trigger base;
@@ -231,6 +233,7 @@ struct khist_hist_trigger {
 	atomic64_t lost;
 	struct khist_inter *inter;
 	struct khist_fetch_plan plan;
+	bool plain;
 };
 
 #define KHIST_STR_SLOT KHIST_STR_MAX
@@ -270,6 +273,7 @@ int khist_hist_clock_lookup(const char *name, khist_clock_fn *fn, bool *ns);
 /* hist_run.c */
 void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 		     u64 ts);
+void khist_hist_plain_set(struct khist_hist_trigger *ht);
 void khist_hist_learn_tracepoint(const char *name);
 int khist_hist_pads_init(void);
 void khist_hist_pads_exit(void);

@@ -353,6 +353,7 @@ static int khist_hist_register(struct khist_event *ev,
 		ht->hd = hd;
 		ht->inter = NULL;
 	}
+	khist_hist_plain_set(ht);
 	return khist_trigger_add(ev, &ht->base);
 }
 

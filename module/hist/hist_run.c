@@ -247,8 +247,8 @@ static __always_inline void khist_cache_set(struct khist_hit_cache *hc,
  * same key again (its pid, its CPU, a syscall in a loop) skips the hash
  * and the table walk. Only at pad level 0, see struct khist_hit_cache.
  */
-static struct khist_map_elt *khist_hist_insert(struct khist_hist_data *hd,
-					       const u8 *key, int level)
+static __always_inline struct khist_map_elt *
+khist_hist_insert(struct khist_hist_data *hd, const u8 *key, int level)
 {
 	struct khist_hit_cache *hc;
 	struct khist_map_elt *elt;
@@ -323,44 +323,46 @@ struct khist_map_elt *khist_hist_lookup(struct khist_hist_data *hd,
 	return elt;
 }
 
-/**
- * khist_hist_call() - one hit of a hist trigger
- * @t:    the trigger (not paused, its filter matched)
- * @rec:  the record
- * @size: its size
- * @ts:   the record's timestamp (unused: the hist's own clock is read)
- *
- * Context: any, NMI included, preemption disabled.
+/*
+ * A hit of a trigger whose keys and values are all loaded straight from
+ * the record (ht->plain): no evaluator, no context to build.
  */
-void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
-		     u64 ts)
+static __always_inline void
+khist_hist_hit_plain(struct khist_hist_trigger *ht, struct khist_hist_data *hd,
+		     const void *rec, unsigned int size, u8 *key, int level)
 {
-	struct khist_hist_trigger *ht = khist_to_hist(t);
-	struct khist_hist_data *hd = ht->hd;
+	const struct khist_fetch_plan *p = &ht->plan;
+	const struct khist_eval_ctx c = {
+		.rec = rec,
+		.size = size,
+		.cpu = smp_processor_id(),
+	};
+	struct khist_map_elt *elt;
+	unsigned int i;
+
+	khist_fetch_key(p, &c, key);
+	elt = khist_hist_insert(hd, key, level);
+	if (!elt)
+		return;
+	khist_map_add(elt, 0, 1);
+	for (i = 1; i < p->n_vals; i++)
+		khist_map_add(elt, i, khist_fetch_one(&p->vals[i], &c));
+}
+
+/* Any other hit: the evaluator, timestamps, stacks, variables, inter. */
+static noinline void khist_hist_hit(struct khist_hist_trigger *ht,
+				    struct khist_hist_data *hd, void *rec,
+				    unsigned int size,
+				    struct khist_hist_pad *pad, int level)
+{
 	const struct khist_hist_spec *sp = ht->spec;
 	struct khist_eval_ctx c = {
 		.rec = rec,
 		.size = size,
 	};
-	struct khist_hist_pads *pads;
-	struct khist_hist_pad *pad;
 	struct khist_map_elt *elt;
 	struct khist_inter *in;
 	unsigned int i;
-	int level;
-
-	/* Pairs with the release in khist_hist_data_clear(). */
-	if (smp_load_acquire(&hd->clearing))
-		return;
-	pads = this_cpu_ptr(khist_pads);
-	level = pads->level;
-	if (level >= KHIST_PAD_LEVELS) {
-		atomic64_inc(&ht->lost);
-		return;
-	}
-	pads->level = level + 1;
-	barrier();
-	pad = &pads->pad[level];
 
 	if (sp->timestamps) {
 		c.ts = hd->clock();
@@ -382,20 +384,78 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 		if (in->n_ext &&
 		    !khist_inter_resolve(in, pad->key, sp->key_size,
 					 pad->inter.refs))
-			goto out;
+			return;
 	}
 	elt = khist_hist_insert(hd, pad->key, level);
-	if (elt) {
-		khist_map_add(elt, 0, 1);
-		for (i = 1; i < sp->n_vals; i++)
-			khist_map_add(elt, i,
-				      khist_fetch_val(&ht->plan, sp, i, &c));
-		if (sp->n_vars)
-			khist_hist_store_vars(hd, sp, elt, &c);
-		if (in)
-			khist_inter_hit(in, hd, elt, &c, &pad->inter);
+	if (!elt)
+		return;
+	khist_map_add(elt, 0, 1);
+	for (i = 1; i < sp->n_vals; i++)
+		khist_map_add(elt, i, khist_fetch_val(&ht->plan, sp, i, &c));
+	if (sp->n_vars)
+		khist_hist_store_vars(hd, sp, elt, &c);
+	if (in)
+		khist_inter_hit(in, hd, elt, &c, &pad->inter);
+}
+
+/**
+ * khist_hist_plain_set() - whether a trigger's hits are all direct loads
+ * @ht: the trigger, its data set
+ *
+ * Plain: every key and value is a direct load (hist_fetch.h), and there
+ * are no variables, timestamps, stacks or inter-event parts.
+ *
+ * Context: process context, khist_event_mutex held, before it is linked.
+ */
+void khist_hist_plain_set(struct khist_hist_trigger *ht)
+{
+	const struct khist_hist_spec *sp = ht->spec;
+	const struct khist_hist_data *hd = ht->hd;
+	bool plain = ht->plan.keys_direct && !sp->n_vars && !sp->timestamps &&
+		     !hd->needs_stack && !(hd->spec == sp && hd->inter);
+	unsigned int i;
+
+	for (i = 1; i < sp->n_vals; i++)
+		if (ht->plan.vals[i].op == KHIST_FETCH_EVAL)
+			plain = false;
+	ht->plain = plain;
+}
+
+/**
+ * khist_hist_call() - one hit of a hist trigger
+ * @t:    the trigger (not paused, its filter matched)
+ * @rec:  the record
+ * @size: its size
+ * @ts:   the record's timestamp (unused: the hist's own clock is read)
+ *
+ * Context: any, NMI included, preemption disabled.
+ */
+void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
+		     u64 ts)
+{
+	struct khist_hist_trigger *ht = khist_to_hist(t);
+	struct khist_hist_data *hd = ht->hd;
+	struct khist_hist_pads *pads;
+	struct khist_hist_pad *pad;
+	int level;
+
+	/* Pairs with the release in khist_hist_data_clear(). */
+	if (smp_load_acquire(&hd->clearing))
+		return;
+	pads = this_cpu_ptr(khist_pads);
+	level = pads->level;
+	if (level >= KHIST_PAD_LEVELS) {
+		atomic64_inc(&ht->lost);
+		return;
 	}
-out:
+	pads->level = level + 1;
+	barrier();
+	pad = &pads->pad[level];
+	/* Shorter than the plan: the evaluator reads 0 past the end. */
+	if (ht->plain && size >= ht->plan.min_size)
+		khist_hist_hit_plain(ht, hd, rec, size, pad->key, level);
+	else
+		khist_hist_hit(ht, hd, rec, size, pad, level);
 	barrier();
 	pads->level = level;
 }
