@@ -40,7 +40,41 @@ verdict() {
 }
 
 # ---- libtraceevent: every format file ----
+# Dynamic events too: the same synthetic events and eprobes on both sides
+# (one a kernel refuses is checked on khist alone).
+TEP_DYN="khist_tep_synth u64 lat; pid_t pid; char comm[16]; char name[]; s8 x; bool b
+khist_tep_stack long[] stack; unsigned int cpu"
+TEP_EPROBES='e:khist_tep/open_file syscalls.sys_enter_openat file=+0($filename):ustring flags=$flags:x32 mode=$mode
+e:khist_tep/synth_lat synthetic/khist_tep_synth lat=$lat pid=$pid:s32'
+for d in $K $NATIVE; do
+	echo "$TEP_DYN" | while IFS= read -r l; do
+		echo "$l" >> $d/synthetic_events
+	done
+	echo "$TEP_EPROBES" | while IFS= read -r l; do
+		echo "$l" >> $d/dynamic_events
+	done
+done 2>/dev/null
+missing=
+for e in synthetic/khist_tep_synth synthetic/khist_tep_stack \
+	khist_tep/open_file khist_tep/synth_lat; do
+	[ -d $K/events/$e ] || missing="$missing $e"
+done
+if [ -z "$missing" ]; then
+	echo "ok - tep: synthetic events and eprobes defined for the check"
+else
+	echo "not ok - tep: synthetic events and eprobes defined for the check"
+	echo "# missing:$missing"
+	sed 's/^/# /' $K/error_log
+fi
 khist-tep-formats $K $NATIVE > /tmp/tep.out 2> /tmp/tep.err
+for d in $K $NATIVE; do
+	echo '-:khist_tep/synth_lat' >> $d/dynamic_events
+	echo '-:khist_tep/open_file' >> $d/dynamic_events
+	echo '!khist_tep_synth' >> $d/synthetic_events
+	echo '!khist_tep_stack' >> $d/synthetic_events
+done 2>/dev/null
+grep -q khist_tep $K/dynamic_events &&
+	echo "# khist kept: $(grep khist_tep $K/dynamic_events | tr '\n' ' ')"
 cat /tmp/tep.out
 if [ -s /tmp/tep.err ]; then
 	echo "not ok - tep: the parser printed nothing on stderr"

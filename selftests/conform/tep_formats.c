@@ -136,9 +136,14 @@ static void check_common(const char *what, struct tep_event *ev)
 		fail("%s: extra common field %s", what, f->name);
 }
 
-/* Fields inside the record, in order, not overlapping. */
+/*
+ * Fields inside the record, in order, not overlapping. A __data_loc is 4
+ * bytes, except in synthetic events, which keep every field in a u64
+ * slot (the kernel's format says size:8 there too).
+ */
 static void check_layout(const char *what, struct tep_event *ev)
 {
+	int loc = strcmp(ev->system, "synthetic") ? 4 : 8;
 	struct tep_format_field *f;
 	int end = 8;
 
@@ -146,7 +151,7 @@ static void check_layout(const char *what, struct tep_event *ev)
 		if (f->offset < end)
 			fail("%s: field %s at %d overlaps the previous one",
 			     what, f->name, f->offset);
-		if ((f->flags & TEP_FIELD_IS_DYNAMIC) && f->size != 4)
+		if ((f->flags & TEP_FIELD_IS_DYNAMIC) && f->size != loc)
 			fail("%s: dynamic field %s has size %d", what, f->name,
 			     f->size);
 		/* Only a flexible array at the end may have size 0. */
@@ -239,6 +244,28 @@ static int is_dir_entry(const struct dirent *d)
 	return d->d_name[0] != '.' && d->d_type == DT_DIR;
 }
 
+/*
+ * __get_stacktrace(field), the helper in the print fmt of a synthetic
+ * event with a long[] stack (Linux 6.4 and later), is newer than Debian's
+ * libtraceevent 1.7, which would warn on the kernel's own format. It is
+ * registered the way a trace-cmd plugin adds a helper; its value does
+ * not matter here, only that the print fmt parses.
+ */
+static unsigned long long get_stacktrace(struct trace_seq *s,
+					 unsigned long long *args)
+{
+	(void)s;
+	return args[0];
+}
+
+static int add_helpers(struct tep_handle *tep)
+{
+	return tep_register_print_function(tep, get_stacktrace,
+					   TEP_FUNC_ARG_STRING,
+					   "__get_stacktrace", TEP_FUNC_ARG_PTR,
+					   TEP_FUNC_ARG_VOID);
+}
+
 int main(int argc, char **argv)
 {
 	struct tep_handle *tep, *native = NULL;
@@ -261,7 +288,8 @@ int main(int argc, char **argv)
 		ndir = argv[2];
 		native = tep_alloc();
 	}
-	if (!tep || (ndir && !native))
+	if (!tep || (ndir && !native) || add_helpers(tep) ||
+	    (native && add_helpers(native)))
 		return 2;
 
 	snprintf(path, sizeof(path), "%s/events/header_page", dir);
