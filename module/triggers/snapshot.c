@@ -396,19 +396,22 @@ int khist_buffers_resize(struct khist_buffer *buf, unsigned long size)
 
 /* ---- the snapshot file ---- */
 
-static const char khist_snap_help[] =
-	"# Snapshot commands:\n"
-	"# echo 0 > snapshot : Clears and frees snapshot buffer\n"
-	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
-	"#                      Takes a snapshot of the main buffer.\n"
-	"# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n"
-	"#                      (Doesn't have to be '2' works with any number that\n"
-	"#                       is not a '0' or '1')\n";
+/* ftrace's text, byte for byte, one line per entry. */
+static const char *const khist_snap_help[] = {
+	"# Snapshot commands:",
+	"# echo 0 > snapshot : Clears and frees snapshot buffer",
+	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.",
+	"#                      Takes a snapshot of the main buffer.",
+	"# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)",
+	"#                      (Doesn't have to be '2' works with any number that",
+	"#                       is not a '0' or '1')",
+};
 
 static void khist_snap_header(struct khist_out *out, struct trace_buffer *rb,
 			      bool empty, void *data)
 {
 	struct khist_snapshot *snap = data;
+	unsigned int i;
 
 	if (!empty) {
 		khist_ringbuf_header(out, rb);
@@ -416,7 +419,8 @@ static void khist_snap_header(struct khist_out *out, struct trace_buffer *rb,
 	}
 	khist_out_printf(out, "# tracer: nop\n#\n#\n# * Snapshot is %s *\n#\n",
 			 READ_ONCE(snap->allocated) ? "allocated" : "freed");
-	khist_out_printf(out, "%s", khist_snap_help);
+	for (i = 0; i < ARRAY_SIZE(khist_snap_help); i++)
+		khist_out_printf(out, "%s\n", khist_snap_help[i]);
 }
 
 static int khist_snap_open(struct inode *inode, struct file *file)
