@@ -182,7 +182,8 @@ static int khist_mkdir(khist_idmap_t *idmap, struct inode *dir,
 	/* The callback creates nodes; drop the VFS lock to avoid inversion. */
 	inode_unlock(dir);
 	ret = parent->dir_ops->mkdir(parent, dentry->d_name.name);
-	inode_lock(dir);
+	/* Taken back as the VFS took it: the parent's subclass. */
+	inode_lock_nested(dir, I_MUTEX_PARENT);
 	return ret;
 }
 
@@ -197,7 +198,11 @@ static int khist_rmdir(struct inode *dir, struct dentry *dentry)
 	inode_unlock(dir);
 	inode_unlock(d_inode(dentry));
 	ret = parent->dir_ops->rmdir(parent, child);
-	inode_lock(dir);
+	/*
+	 * Parent, then child, each in the lockdep subclass the VFS used (two
+	 * plain inode_lock()s of one class look like recursion to lockdep).
+	 */
+	inode_lock_nested(dir, I_MUTEX_PARENT);
 	inode_lock(d_inode(dentry));
 	if (!ret)
 		d_invalidate(dentry);
