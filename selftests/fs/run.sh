@@ -5,13 +5,15 @@
 #   ok - <area>/<test>: <description>
 #   not ok - ...            (followed by the test's output as # lines)
 #   ok - ... # SKIP unsupported
-# Each test runs in a fresh dash with `set -e`, lib.sh sourced, a 120 s
-# limit and its own scratch directory.
+# Each test runs in a fresh dash with `set -e`, lib.sh sourced, a time
+# limit (KHIST_TEST_TIMEOUT, 300 s) and its own scratch directory.
 
 here=$(cd "$(dirname "$0")" && pwd)
 export KHIST_MNT=${KHIST_MNT:-/sys/kernel/khist}
 filter=${1:-}
 count=0
+# Seconds per test: 300, more on debug kernels (KHIST_TEST_TIMEOUT).
+limit=${KHIST_TEST_TIMEOUT:-300}
 
 for tc in $(find "$here/test.d" -name '*.tc' | sort); do
 	name=${tc#"$here/test.d/"}
@@ -23,7 +25,7 @@ for tc in $(find "$here/test.d" -name '*.tc' | sort); do
 	count=$((count + 1))
 	desc=$(sed -n 's/^# description: *//p' "$tc" | head -n 1)
 	scratch=$(mktemp -d)
-	(cd "$scratch" && timeout 300 dash -e -c ". '$here/lib.sh'; . '$tc'") \
+	(cd "$scratch" && timeout "$limit" dash -e -c ". '$here/lib.sh'; . '$tc'") \
 		> "$scratch/.log" 2>&1
 	rc=$?
 	case $rc in

@@ -17,7 +17,8 @@
 #   KHIST_VM_SMP, KHIST_VM_MEM   vCPUs (2) and MiB (1024)
 #   KHIST_VM_QEMU     extra QEMU arguments (e.g. "-icount shift=0")
 #   KHIST_VM_APPEND   extra kernel command line
-#   KHIST_VM_TIMEOUT  seconds before the VM is killed (1800; 3600 on debug kernels)
+#   KHIST_VM_TIMEOUT  seconds before the VM is killed (1800; 7200 on debug
+#                     kernels, whose tests also get 900 s each instead of 300)
 set -u
 mode=$1
 kver=$2
@@ -26,11 +27,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 timeout_s=${KHIST_VM_TIMEOUT:-1800}
 
 kernel=$(sh "$top/selftests/vm/kernel.sh" image "$kver")
-# Debug kernels need more memory (KASAN shadow, kmemleak) and time.
+# Debug kernels need more memory (KASAN shadow, kmemleak) and time: the
+# whole run and each test (khisttimeout=, the guest's per-test limit).
 case "$kver" in
 *-kasan | *-kcsan)
 	mem=2048
-	timeout_s=${KHIST_VM_TIMEOUT:-3600}
+	timeout_s=${KHIST_VM_TIMEOUT:-7200}
+	KHIST_VM_APPEND="khisttimeout=900 ${KHIST_VM_APPEND:-}"
 	;;
 *) mem=1024 ;;
 esac
