@@ -3,7 +3,8 @@
 #
 # steps.sh KVER MODDIR CFG... - where the instructions of one event go
 # (make bench-steps). For each configuration (gx: g's sys_exit side) it
-# boots KVER with QEMU's gdb stub, sets the configuration up on khist
+# boots KVER with QEMU's gdb stub and -icount shift=0 (the guest's clock
+# does not run while gdb steps), sets the configuration up on khist
 # (guest.sh, which also prints the guest's function addresses), lets the
 # workload run, then single-steps khist's probe through whole events with
 # gdb (steps.py). build/steps-KVER/CFG.txt gets the instructions of each
@@ -35,7 +36,7 @@ for cfg in "$@"; do
 	rm -rf "$vm"
 	KHIST_BENCH_BIN=$bin KHIST_VM_OUT=$vm \
 		KHIST_VM_SCRIPT=selftests/bench/steps/guest.sh KHIST_VM_SMP=1 \
-		KHIST_VM_QEMU="-gdb tcp:127.0.0.1:$port" \
+		KHIST_VM_QEMU="-icount shift=0 -gdb tcp:127.0.0.1:$port" \
 		KHIST_VM_APPEND="khsteps.cfg=$cfg" \
 		KHIST_VM_TIMEOUT=${KHIST_VM_TIMEOUT:-900} \
 		sh "$top/selftests/vm/run.sh" script "$kver" "$moddir" \
