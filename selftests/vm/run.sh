@@ -33,7 +33,11 @@ case "$kver" in
 *-kasan | *-kcsan)
 	mem=2048
 	timeout_s=${KHIST_VM_TIMEOUT:-7200}
-	KHIST_VM_APPEND="khisttimeout=900 ${KHIST_VM_APPEND:-}"
+	# no5lvl: with LA57 (-cpu max), an interrupt taken while
+	# identify_cpu() refills the boot CPU's feature bits makes KASAN
+	# judge the direct map by the 4-level layout ("wild-memory-access"
+	# in handle_edge_irq, panic at boot); 4-level paging avoids it.
+	KHIST_VM_APPEND="no5lvl khisttimeout=900 ${KHIST_VM_APPEND:-}"
 	;;
 *) mem=1024 ;;
 esac
