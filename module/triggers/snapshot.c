@@ -30,6 +30,7 @@
 #include <linux/string.h>
 #include "khist.h"
 #include "events/events.h"
+#include "limits/mem.h"
 #include "ringbuf/ringbuf.h"
 #include "snapshot.h"
 
@@ -43,6 +44,8 @@
  * @cond:      a hist snapshot() action owns the snapshot (under @mutex):
  *             writes to the `snapshot` file get -EBUSY, as ftrace's
  *             conditional snapshot
+ * @charged:   bytes charged against mem_limit_kb while allocated (under
+ *             @mutex)
  * @mutex:     serialises allocation, freeing and resizing
  */
 struct khist_snapshot {
@@ -51,6 +54,7 @@ struct khist_snapshot {
 	bool allocated;
 	int hold;
 	bool cond;
+	u64 charged;
 	struct mutex mutex; /* see @mutex above */
 };
 
@@ -105,6 +109,8 @@ void khist_snapshot_free(struct khist_buffer *buf)
 	if (!snap)
 		return;
 	buf->snap = NULL;
+	if (snap->allocated)
+		khist_mem_uncharge(snap->charged);
 	ring_buffer_free(snap->spare);
 	mutex_destroy(&snap->mutex);
 	kfree(snap);
@@ -254,18 +260,27 @@ static unsigned long khist_rb_size(struct trace_buffer *rb)
 static int khist_snap_allocate(struct khist_buffer *buf)
 {
 	struct khist_snapshot *snap = buf->snap;
-	unsigned long flags;
+	unsigned long flags, size;
+	u64 charge;
 	int ret;
 
 	lockdep_assert_held(&snap->mutex);
 	if (snap->allocated)
 		return 0;
 	/* Not allocated: no swap can move buf->rb or the spare. */
-	ret = khist_snap_resize_spare(snap, khist_rb_size(buf->rb));
+	size = khist_rb_size(buf->rb);
+	/* What the main buffer is charged: the size asked for, not rounded. */
+	charge = READ_ONCE(buf->charged);
+	ret = khist_mem_charge(charge);
+	if (ret)
+		return ret;
+	ret = khist_snap_resize_spare(snap, size);
 	if (ret < 0) {
 		khist_snap_resize_spare(snap, 1);
+		khist_mem_uncharge(charge);
 		return ret;
 	}
+	snap->charged = charge;
 	khist_snap_lock(snap, &flags);
 	snap->allocated = true;
 	khist_snap_unlock(snap, flags);
@@ -286,6 +301,8 @@ static void khist_snap_release(struct khist_buffer *buf)
 	khist_snap_unlock(snap, flags);
 	khist_snap_resize_spare(snap, 1);
 	ring_buffer_reset(snap->spare);
+	khist_mem_uncharge(snap->charged);
+	snap->charged = 0;
 }
 
 /* Empty the snapshot buffer, if allocated. */
@@ -367,19 +384,29 @@ void khist_snapshot_cond_release(struct khist_instance *inst)
  * @buf:  the instance's buffer
  * @size: bytes per CPU
  *
- * The snapshot buffer, when allocated, gets the same size; no snapshot is
- * taken meanwhile.
+ * The snapshot buffer, when allocated, gets the same size, charged to
+ * mem_limit_kb (the caller charges the main buffer); no snapshot is taken
+ * meanwhile.
  *
  * Context: process context, may sleep.
- * Return: 0 or -errno.
+ * Return: 0 or -errno (-ENOSPC: over mem_limit_kb).
  */
 int khist_buffers_resize(struct khist_buffer *buf, unsigned long size)
 {
 	struct khist_snapshot *snap = buf->snap;
+	u64 want = khist_ringbuf_charge_size(size);
+	bool recharged = false;
 	unsigned long old;
 	int ret;
 
 	mutex_lock(&snap->mutex);
+	/* The snapshot's growth is charged before anything changes. */
+	if (snap->allocated && want > snap->charged) {
+		ret = khist_mem_recharge(snap->charged, want);
+		if (ret)
+			goto out_unlock;
+		recharged = true;
+	}
 	khist_snapshot_hold(buf);
 	old = khist_rb_size(buf->rb);
 	ret = ring_buffer_resize(buf->rb, size, RING_BUFFER_ALL_CPUS);
@@ -390,6 +417,15 @@ int khist_buffers_resize(struct khist_buffer *buf, unsigned long size)
 			ring_buffer_resize(buf->rb, old, RING_BUFFER_ALL_CPUS);
 	}
 	khist_snapshot_unhold(buf);
+	if (snap->allocated) {
+		if (ret < 0 && recharged)
+			khist_mem_recharge(want, snap->charged);
+		else if (ret >= 0 && want != snap->charged && !recharged)
+			khist_mem_recharge(snap->charged, want);
+		if (ret >= 0)
+			snap->charged = want;
+	}
+out_unlock:
 	mutex_unlock(&snap->mutex);
 	return ret < 0 ? ret : 0;
 }
