@@ -6,7 +6,9 @@
 # "# READY" on the result port, then runs the workload until the host's
 # debugger has what it wants and stops the VM.
 #
-# Kernel command line: khsteps.cfg=CFG (c cf cn d e g gx h1 b sc sd mc).
+# Kernel command line: khsteps.cfg=CFG (c cf cn d e e2 g gx h1 b sc sd mc).
+# e2 clears its hist after each run of new keys, so that every event
+# stepped is an insert.
 set -u
 K=/sys/kernel/khist
 E=$K/events
@@ -30,6 +32,7 @@ SX=$E/raw_syscalls/sys_exit
 SW=$E/sched/sched_switch
 KM=$E/kmem/kmalloc
 w="getppid 100000"
+clear=
 case $cfg in
 b) echo 1 > $SE/enable ;;
 c) echo 'hist:keys=common_pid' > $SE/trigger ;;
@@ -39,6 +42,11 @@ d) echo 'hist:keys=common_pid,id:vals=hitcount,id,common_preempt_count' > $SE/tr
 e)
 	echo 'hist:keys=id:size=16384' > $SE/trigger
 	w="enosys 100000 10000"
+	;;
+e2)
+	echo 'hist:keys=id:size=131072' > $SE/trigger
+	w="fresh 100000"
+	clear='hist:keys=id:size=131072:clear'
 	;;
 h1)
 	echo 'hist:keys=id.log2' > $SE/trigger
@@ -70,4 +78,7 @@ esac
 grep -i ' t ' /proc/kallsyms | sed 's/^/# S /'
 echo "# READY $cfg"
 # shellcheck disable=SC2086
-while :; do $B $w > /dev/null; done
+while :; do
+	$B $w > /dev/null
+	if [ -n "$clear" ]; then echo "$clear" >> $SE/trigger; fi
+done
