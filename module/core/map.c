@@ -476,10 +476,11 @@ static inline bool kh_key_eq(const struct khist_map *map,
  * pid, a syscall, a pointer, two of them): the key is already in the
  * table, a few slots from its hash. The hash is inline and nothing is
  * written. NULL sends the caller to kh_find(), which also handles new
- * keys, growth and full tables.
+ * keys, growth and full tables, with the key's hash in *@hp (computed
+ * once: a new key is not hashed again).
  */
 static __always_inline struct khist_map_elt *
-kh_find_quick(struct khist_map *map, const void *key)
+kh_find_quick(struct khist_map *map, const void *key, u32 *hp)
 {
 	u32 words = map->p.key_size / sizeof(u64), h, i, n;
 	const u8 *k = key, *ek;
@@ -487,9 +488,12 @@ kh_find_quick(struct khist_map *map, const void *key)
 	struct khist_map_elt *cand;
 	u64 v;
 
-	if (map->p.key_size != 8 && map->p.key_size != 16)
+	if (map->p.key_size != 8 && map->p.key_size != 16) {
+		*hp = khist_map_hash(key, map->p.key_size);
 		return NULL;
+	}
 	h = kh_hash_words(k, words);
+	*hp = h;
 	/* Pairs with the release in khist_map_grow(). */
 	tab = smp_load_acquire(&map->tab);
 	i = h & tab->mask;
@@ -509,12 +513,26 @@ kh_find_quick(struct khist_map *map, const void *key)
 	return NULL;
 }
 
-/* The walk of insert (@cpu >= 0) and lookup (@cpu < 0); *full: no room. */
+/* Copies a key into a new element: one or two words without a call. */
+static inline void kh_key_copy(const struct khist_map *map, u8 *dst,
+			       const void *key)
+{
+	if (map->p.key_size == 8)
+		memcpy(dst, key, 8);
+	else if (map->p.key_size == 16)
+		memcpy(dst, key, 16);
+	else
+		memcpy(dst, key, map->p.key_size);
+}
+
+/*
+ * The walk of insert (@cpu >= 0) and lookup (@cpu < 0) of a key whose
+ * khist_map_hash() is @h; *full: no room.
+ */
 static struct khist_map_elt *kh_find(struct khist_map *map, const void *key,
-				     int cpu, bool *full)
+				     u32 h, int cpu, bool *full)
 {
 	bool create = cpu >= 0;
-	u32 h = khist_map_hash(key, map->p.key_size);
 	struct khist_map_elt *elt = NULL, *cand;
 	struct khist_map_table *tab;
 	u32 e = KH_NONE, i, n;
@@ -541,8 +559,8 @@ again:
 				if (e == KH_NONE)
 					break;
 				elt = kh_elt(map, e);
-				memcpy((u8 *)elt->data + map->off_key, key,
-				       map->p.key_size);
+				kh_key_copy(map, (u8 *)elt->data + map->off_key,
+					    key);
 				if (map->ops && map->ops->elt_init)
 					map->ops->elt_init(elt, map->priv);
 			}
@@ -580,14 +598,14 @@ again:
 }
 
 /* Insert's slow half: new keys, long walks, growth, drops (out of line). */
-static noinline struct khist_map_elt *kh_insert_slow(struct khist_map *map,
-						     const void *key, int cpu)
+static noinline struct khist_map_elt *
+kh_insert_slow(struct khist_map *map, const void *key, u32 h, int cpu)
 {
 	struct khist_map_pcpu_stats *st = &map->stats[cpu];
 	struct khist_map_elt *elt;
 	bool full = false;
 
-	elt = kh_find(map, key, cpu, &full);
+	elt = kh_find(map, key, h, cpu, &full);
 	if (likely(elt)) {
 		local64_inc(&st->hits);
 		return elt;
@@ -616,22 +634,24 @@ static noinline struct khist_map_elt *kh_insert_slow(struct khist_map *map,
 struct khist_map_elt *khist_map_insert(struct khist_map *map, const void *key)
 {
 	int cpu = raw_smp_processor_id();
-	struct khist_map_elt *elt = kh_find_quick(map, key);
+	struct khist_map_elt *elt;
+	u32 h;
 
+	elt = kh_find_quick(map, key, &h);
 	if (likely(elt)) {
 		local64_inc(&map->stats[cpu].hits);
 		return elt;
 	}
-	return kh_insert_slow(map, key, cpu);
+	return kh_insert_slow(map, key, h, cpu);
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_insert, KHIST_INTERNAL);
 
 static noinline struct khist_map_elt *kh_lookup_slow(struct khist_map *map,
-						     const void *key)
+						     const void *key, u32 h)
 {
 	bool full = false;
 
-	return kh_find(map, key, -1, &full);
+	return kh_find(map, key, h, -1, &full);
 }
 
 /**
@@ -646,9 +666,11 @@ static noinline struct khist_map_elt *kh_lookup_slow(struct khist_map *map,
  */
 struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key)
 {
-	struct khist_map_elt *elt = kh_find_quick(map, key);
+	struct khist_map_elt *elt;
+	u32 h;
 
-	return elt ? elt : kh_lookup_slow(map, key);
+	elt = kh_find_quick(map, key, &h);
+	return elt ? elt : kh_lookup_slow(map, key, h);
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_lookup, KHIST_INTERNAL);
 
