@@ -17,6 +17,8 @@
 # While iterating: KHIST_FT_SIDES=khist skips the native run (the table
 # then takes native results from selftests/conform/baseline-<kver>.txt),
 # KHIST_FT_FILTER=SUBSTRING runs only the tests whose path contains it.
+# KHIST_VM_OUT=DIR puts the VM runs under DIR (DIR/vm-ftracetest-<kver>,
+# default build/conform), as every concurrent run should.
 set -u
 kver0=$1
 moddir0=$2
@@ -90,7 +92,8 @@ for k in $kernels; do
 			continue
 		}
 	fi
-	vmout=$out/vm-ftracetest-$k
+	vmout=${KHIST_VM_OUT:-$out}/vm-ftracetest-$k
+	mkdir -p "${vmout%/*}"
 	append="${KHIST_FT_SIDES:+khistft.sides=$(echo $KHIST_FT_SIDES | tr ' ' ,)}"
 	append="$append${KHIST_FT_FILTER:+ khistft.filter=$KHIST_FT_FILTER}"
 	KHIST_VM_APPEND="${KHIST_VM_APPEND:-} $append" \

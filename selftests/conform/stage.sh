@@ -8,6 +8,7 @@
 # khist compared with the recorded native baseline (baseline-<kver>.txt,
 # written by `make ftracetest`). Prints TAP lines; a test that cannot pass
 # because khist does not claim a feature yet is a SKIP naming the feature.
+# KHIST_VM_OUT=DIR puts the VM runs under DIR (default build/conform).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rc=0
@@ -19,7 +20,7 @@ for k in ${KHIST_CONFORM_KERNELS:-6.1 6.12}; do
 	fi
 	kdir=$(sh "$top/selftests/vm/kernel.sh" kdir "$k")
 	moddir=$top/build/mod-$(cat "$kdir/include/config/kernel.release")
-	KHIST_VM_OUT=$top/build/conform/vm-check-$k \
+	KHIST_VM_OUT=${KHIST_VM_OUT:-$top/build/conform}/vm-check-$k \
 		KHIST_VM_SCRIPT=selftests/conform/guest-check.sh \
 		KHIST_VM_TIMEOUT=${KHIST_VM_TIMEOUT:-1500} \
 		sh "$top/selftests/vm/run.sh" script "$k" "$moddir" || rc=1
