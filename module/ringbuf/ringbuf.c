@@ -48,10 +48,17 @@ static arch_spinlock_t khist_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 
 /*
  * The task whose name this CPU saved last: like ftrace, which saves names
- * once per context switch, a task recording again and again costs one
- * compare (a name changed by exec shows once another task recorded here).
+ * once per context switch, a task recording again and again costs two
+ * compares (a name changed by exec shows once another task recorded
+ * here). The pid is compared too: a task that exited leaves its
+ * task_struct to be handed to the next one forked.
  */
-static DEFINE_PER_CPU(struct task_struct *, khist_comm_last);
+struct khist_comm_last {
+	struct task_struct *tsk;
+	int pid;
+};
+
+static DEFINE_PER_CPU(struct khist_comm_last, khist_comm_last);
 
 /**
  * khist_comm_save() - remember a task's name for the TASK column
@@ -63,7 +70,8 @@ void khist_comm_save(struct task_struct *tsk)
 {
 	struct khist_comm *c = &khist_comms[tsk->pid % KHIST_COMM_SLOTS];
 
-	if (!tsk->pid || this_cpu_read(khist_comm_last) == tsk)
+	if (!tsk->pid || (this_cpu_read(khist_comm_last.tsk) == tsk &&
+			  this_cpu_read(khist_comm_last.pid) == tsk->pid))
 		return;
 	if (READ_ONCE(c->pid) == tsk->pid &&
 	    !strncmp(c->comm, tsk->comm, TASK_COMM_LEN))
@@ -75,7 +83,8 @@ void khist_comm_save(struct task_struct *tsk)
 	strscpy(c->comm, tsk->comm, TASK_COMM_LEN);
 	arch_spin_unlock(&khist_comm_lock);
 saved:
-	this_cpu_write(khist_comm_last, tsk);
+	this_cpu_write(khist_comm_last.tsk, tsk);
+	this_cpu_write(khist_comm_last.pid, tsk->pid);
 }
 
 /**
