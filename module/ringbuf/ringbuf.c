@@ -69,6 +69,7 @@ static DEFINE_PER_CPU(struct khist_comm_last, khist_comm_last);
 void khist_comm_save(struct task_struct *tsk)
 {
 	struct khist_comm *c = &khist_comms[tsk->pid % KHIST_COMM_SLOTS];
+	unsigned long flags = 0;
 
 	if (!tsk->pid || (this_cpu_read(khist_comm_last.tsk) == tsk &&
 			  this_cpu_read(khist_comm_last.pid) == tsk->pid))
@@ -76,12 +77,24 @@ void khist_comm_save(struct task_struct *tsk)
 	if (READ_ONCE(c->pid) == tsk->pid &&
 	    !strncmp(c->comm, tsk->comm, TASK_COMM_LEN))
 		goto saved;
-	/* Never wait: an NMI may have interrupted the holder. */
-	if (!arch_spin_trylock(&khist_comm_lock))
-		return;
+	/*
+	 * An NMI never waits: it may have interrupted the holder on this CPU.
+	 * Anyone else waits for the few instructions the holder needs (with
+	 * interrupts off, so that only an NMI can come in between): a task
+	 * that records once would otherwise show as <...>.
+	 */
+	if (in_nmi()) {
+		if (!arch_spin_trylock(&khist_comm_lock))
+			return;
+	} else {
+		local_irq_save(flags);
+		arch_spin_lock(&khist_comm_lock);
+	}
 	c->pid = tsk->pid;
 	strscpy(c->comm, tsk->comm, TASK_COMM_LEN);
 	arch_spin_unlock(&khist_comm_lock);
+	if (!in_nmi())
+		local_irq_restore(flags);
 saved:
 	this_cpu_write(khist_comm_last.tsk, tsk);
 	this_cpu_write(khist_comm_last.pid, tsk->pid);
