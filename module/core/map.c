@@ -71,6 +71,17 @@ static inline u32 kh_load32(const u8 *p)
 	return w;
 }
 
+/* The final mix of khist_map_hash(): every input bit reaches the low 32. */
+static __always_inline u32 kh_fmix(u64 h)
+{
+	h ^= h >> 33;
+	h *= KH_M2;
+	h ^= h >> 29;
+	h *= KH_M1;
+	h ^= h >> 32;
+	return (u32)h;
+}
+
 /**
  * khist_map_hash() - the map's 32-bit key hash
  * @key: key bytes (any alignment)
@@ -103,12 +114,7 @@ u32 khist_map_hash(const void *key, u32 len)
 			w = (w << 8) | p[len];
 		h = kh_rotl(h ^ (w * KH_M2), 27) * KH_M1;
 	}
-	h ^= h >> 33;
-	h *= KH_M2;
-	h ^= h >> 29;
-	h *= KH_M1;
-	h ^= h >> 32;
-	return (u32)h;
+	return kh_fmix(h);
 }
 
 /*
@@ -122,12 +128,7 @@ static __always_inline u32 kh_hash_words(const u8 *key, u32 words)
 	h = kh_rotl(h ^ (kh_load64(key) * KH_M2), 27) * KH_M1;
 	if (words > 1)
 		h = kh_rotl(h ^ (kh_load64(key + 8) * KH_M2), 27) * KH_M1;
-	h ^= h >> 33;
-	h *= KH_M2;
-	h ^= h >> 29;
-	h *= KH_M1;
-	h ^= h >> 32;
-	return (u32)h;
+	return kh_fmix(h);
 }
 
 /* Offsets inside an element and the size of one, from the parameters. */
