@@ -26,10 +26,17 @@ inter_reset() {
 	echo > error_log 2> /dev/null || true
 }
 
-# inter_wake NAME N - a task named NAME sleeps N times in wait4() for a
-# short-lived child: N wake-ups (sched_waking) and switches to it.
+# inter_wake NAME N [PIDFILE] - a task named NAME sleeps N times in wait4()
+# for a short-lived child: N wake-ups (sched_waking) and switches to it.
+# With PIDFILE, the task's pid is written there first. Its children carry
+# NAME too until they exec, and may sleep and be woken under that name
+# (a PREEMPT_RT kernel's sleeping locks make it likely).
 inter_wake() {
 	(
+		if [ -n "$3" ]; then
+			read -r _pid _rest < /proc/self/stat
+			echo "$_pid" > "$3"
+		fi
 		printf '%s' "$1" > /proc/self/comm
 		_i=0
 		while [ $_i -lt "$2" ]; do
