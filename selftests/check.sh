@@ -16,9 +16,11 @@ mkdir -p "$out"
 
 # stage NAME CMD... - run CMD, keep its TAP lines, and count a CMD that
 # failed without saying which test failed as a failure of its own.
+stages=
 stage() {
 	name=$1
 	shift
+	stages="$stages $name"
 	echo "== $name"
 	"$@" >"$out/$name.log" 2>&1
 	rc=$?
@@ -63,6 +65,16 @@ skip=$(grep '^ok' "$out/all.tap" | grep -c '# SKIP' | tr -d ' ')
 fail=$(grep -c '^not ok' "$out/all.tap" | tr -d ' ')
 pass=$((pass - skip))
 echo
+# The failures again, with their reasons, next to the total: a reader of
+# the output's tail sees what failed and why.
+if [ "$fail" -gt 0 ]; then
+	echo "== failures"
+	for name in $stages; do
+		grep '^not ok' "$out/$name.tap" | sed 's/^not ok[^-]*- /FAIL: /'
+		[ -s "$out/$name.why" ] && sed 's/^/    /' "$out/$name.why"
+	done
+	echo
+fi
 # Skips (features a test needs that khist does not claim yet) are listed
 # above and counted on their own line; the last line is always the total.
 [ "$skip" -gt 0 ] && echo "$skip skipped (not counted as passed)"
