@@ -36,15 +36,42 @@ struct khist_scratch {
 
 static struct khist_scratch __percpu *khist_scratch;
 
-/* pid -> comm, for the TASK column (ftrace's saved_cmdlines). */
-#define KHIST_COMM_SLOTS 1024
+/*
+ * pid -> comm, for the TASK column (ftrace's saved_cmdlines): 1024 sets of
+ * four names, a pid's set chosen by pid modulo 1024. A new pid takes its
+ * set's names in turn, so up to four pids that share a set keep their
+ * names (a busy kernel thread's pid no longer hides a short-lived task's).
+ */
+#define KHIST_COMM_SETS 1024
+#define KHIST_COMM_WAYS 4
 struct khist_comm {
 	int pid;
 	char comm[TASK_COMM_LEN];
 };
 
-static struct khist_comm khist_comms[KHIST_COMM_SLOTS];
+struct khist_comm_set {
+	struct khist_comm way[KHIST_COMM_WAYS];
+	unsigned int next;
+};
+
+static struct khist_comm_set khist_comms[KHIST_COMM_SETS];
 static arch_spinlock_t khist_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+
+static struct khist_comm_set *khist_comm_set_of(int pid)
+{
+	return &khist_comms[(unsigned int)pid % KHIST_COMM_SETS];
+}
+
+/* The way that holds @pid in @set, or NULL. */
+static struct khist_comm *khist_comm_find(struct khist_comm_set *set, int pid)
+{
+	int w;
+
+	for (w = 0; w < KHIST_COMM_WAYS; w++)
+		if (READ_ONCE(set->way[w].pid) == pid)
+			return &set->way[w];
+	return NULL;
+}
 
 /*
  * The task whose name this CPU saved last: like ftrace, which saves names
@@ -68,14 +95,15 @@ static DEFINE_PER_CPU(struct khist_comm_last, khist_comm_last);
  */
 void khist_comm_save(struct task_struct *tsk)
 {
-	struct khist_comm *c = &khist_comms[tsk->pid % KHIST_COMM_SLOTS];
+	struct khist_comm_set *set = khist_comm_set_of(tsk->pid);
+	struct khist_comm *c;
 	unsigned long flags = 0;
 
 	if (!tsk->pid || (this_cpu_read(khist_comm_last.tsk) == tsk &&
 			  this_cpu_read(khist_comm_last.pid) == tsk->pid))
 		return;
-	if (READ_ONCE(c->pid) == tsk->pid &&
-	    !strncmp(c->comm, tsk->comm, TASK_COMM_LEN))
+	c = khist_comm_find(set, tsk->pid);
+	if (c && !strncmp(c->comm, tsk->comm, TASK_COMM_LEN))
 		goto saved;
 	/*
 	 * An NMI never waits: it may have interrupted the holder on this CPU.
@@ -90,7 +118,12 @@ void khist_comm_save(struct task_struct *tsk)
 		local_irq_save(flags);
 		arch_spin_lock(&khist_comm_lock);
 	}
-	c->pid = tsk->pid;
+	c = khist_comm_find(set, tsk->pid);
+	if (!c) {
+		c = &set->way[set->next % KHIST_COMM_WAYS];
+		set->next++;
+	}
+	WRITE_ONCE(c->pid, tsk->pid);
 	strscpy(c->comm, tsk->comm, TASK_COMM_LEN);
 	arch_spin_unlock(&khist_comm_lock);
 	if (!in_nmi())
@@ -109,8 +142,7 @@ saved:
  */
 void khist_comm_lookup(int pid, char *comm)
 {
-	struct khist_comm *c =
-		&khist_comms[(unsigned int)pid % KHIST_COMM_SLOTS];
+	struct khist_comm *c;
 	unsigned long flags;
 
 	if (!pid) {
@@ -119,7 +151,8 @@ void khist_comm_lookup(int pid, char *comm)
 	}
 	local_irq_save(flags);
 	arch_spin_lock(&khist_comm_lock);
-	if (c->pid == pid)
+	c = khist_comm_find(khist_comm_set_of(pid), pid);
+	if (c)
 		memcpy(comm, c->comm, TASK_COMM_LEN);
 	else
 		strscpy(comm, "<...>", TASK_COMM_LEN);
