@@ -103,7 +103,8 @@ void khist_comm_save(struct task_struct *tsk)
 			  this_cpu_read(khist_comm_last.pid) == tsk->pid))
 		return;
 	c = khist_comm_find(set, tsk->pid);
-	if (c && !strncmp(c->comm, tsk->comm, TASK_COMM_LEN))
+	/* Unlocked: a name written meanwhile at worst costs a locked save. */
+	if (c && data_race(!strncmp(c->comm, tsk->comm, TASK_COMM_LEN)))
 		goto saved;
 	/*
 	 * An NMI never waits: it may have interrupted the holder on this CPU.
