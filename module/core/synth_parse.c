@@ -246,13 +246,19 @@ const char *khist_synth_field_fmt(const char *type)
  * @f: the field
  *
  * Context: any.
- * Return: the type without its "__data_loc " prefix.
+ * Only a dynamic field loses its "__data_loc " prefix (the one khist
+ * added): a type written with "__data_loc" in it lists as written, so
+ * that the listing reads back.
+ *
+ * Return: the type without the prefix.
  */
 const char *khist_synth_list_type(const struct khist_synth_field *f)
 {
-	const char *t = strstr(f->type, "__data_loc");
+	static const char pfx[] = "__data_loc ";
 
-	return t ? t + sizeof("__data_loc") : f->type;
+	if (f->is_dynamic && !strncmp(f->type, pfx, sizeof(pfx) - 1))
+		return f->type + sizeof(pfx) - 1;
+	return f->type;
 }
 
 /* Parsing state of one command. */

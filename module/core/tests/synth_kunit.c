@@ -293,6 +293,12 @@ static const struct synth_show_case {
 	  "\"lat=%llu, name=%s, stack=%s\", REC->lat, __get_str(name), __get_stacktrace(stack)" },
 	{ "g gfp_t f; bool b", 0, "g\tgfp_t f; bool b\n",
 	  "\"f=%x, b=%d\", REC->f, REC->b" },
+	/*
+	 * "__data_loc" inside a type: listed as written (the kernel cuts
+	 * 11 characters after it and lists "har[16] s", which does not
+	 * parse back).
+	 */
+	{ "e __data_locchar s[16]", 0, "e\t__data_locchar[16] s\n", NULL },
 	/* dynamic_events */
 	{ "s:latency1 u64 lat; pid_t pid;", KHIST_SYNTH_PARSE_DYN,
 	  "latency1\tu64 lat; pid_t pid\n", NULL },
