@@ -245,11 +245,11 @@ const char *khist_synth_field_fmt(const char *type)
  * khist_synth_list_type() - a field's type as the listings show it
  * @f: the field
  *
- * Context: any.
  * Only a dynamic field loses its "__data_loc " prefix (the one khist
  * added): a type written with "__data_loc" in it lists as written, so
  * that the listing reads back.
  *
+ * Context: any.
  * Return: the type without the prefix.
  */
 const char *khist_synth_list_type(const struct khist_synth_field *f)
