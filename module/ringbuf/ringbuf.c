@@ -74,16 +74,27 @@ static struct khist_comm *khist_comm_find(struct khist_comm_set *set, int pid)
 }
 
 /*
- * The task whose name this CPU saved last: like ftrace, which saves names
- * once per context switch, a task recording again and again costs two
- * compares (a name changed by exec shows once another task recorded
- * here). The pid is compared too: a task that exited leaves its
- * task_struct to be handed to the next one forked.
+ * The pid and name this CPU saved last: a task recording again and again
+ * costs a compare of its pid and of the two words of its name. Comparing
+ * the name, not the task_struct, also catches a task renamed since (exec,
+ * prctl(PR_SET_NAME), a write to /proc/PID/comm), which ftrace shows under
+ * its new name once it is switched out.
  */
 struct khist_comm_last {
-	struct task_struct *tsk;
 	int pid;
+	u64 comm[TASK_COMM_LEN / sizeof(u64)];
 };
+
+/* Whether @comm (TASK_COMM_LEN bytes) is the name in @last. */
+static __always_inline bool khist_comm_same(const struct khist_comm_last *last,
+					    const char *comm)
+{
+	u64 w[TASK_COMM_LEN / sizeof(u64)];
+
+	BUILD_BUG_ON(TASK_COMM_LEN != 2 * sizeof(u64));
+	memcpy(w, comm, sizeof(w));
+	return w[0] == last->comm[0] && w[1] == last->comm[1];
+}
 
 static DEFINE_PER_CPU(struct khist_comm_last, khist_comm_last);
 
@@ -95,13 +106,19 @@ static DEFINE_PER_CPU(struct khist_comm_last, khist_comm_last);
  */
 void khist_comm_save(struct task_struct *tsk)
 {
-	struct khist_comm_set *set = khist_comm_set_of(tsk->pid);
+	struct khist_comm_last *last = this_cpu_ptr(&khist_comm_last);
+	struct khist_comm_set *set;
 	struct khist_comm *c;
 	unsigned long flags = 0;
+	bool same;
 
-	if (!tsk->pid || (this_cpu_read(khist_comm_last.tsk) == tsk &&
-			  this_cpu_read(khist_comm_last.pid) == tsk->pid))
+	if (!tsk->pid)
 		return;
+	/* Unlocked: a rename under way at worst costs a save. */
+	same = data_race(khist_comm_same(last, tsk->comm));
+	if (last->pid == tsk->pid && same)
+		return;
+	set = khist_comm_set_of(tsk->pid);
 	c = khist_comm_find(set, tsk->pid);
 	/* Unlocked: a name written meanwhile at worst costs a locked save. */
 	if (c && data_race(!strncmp(c->comm, tsk->comm, TASK_COMM_LEN)))
@@ -130,8 +147,9 @@ void khist_comm_save(struct task_struct *tsk)
 	if (!in_nmi())
 		local_irq_restore(flags);
 saved:
-	this_cpu_write(khist_comm_last.tsk, tsk);
-	this_cpu_write(khist_comm_last.pid, tsk->pid);
+	last->pid = tsk->pid;
+	/* As above: a torn name only makes the next record save again. */
+	data_race(memcpy(last->comm, tsk->comm, sizeof(last->comm)));
 }
 
 /**
