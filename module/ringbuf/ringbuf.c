@@ -89,35 +89,25 @@ struct khist_comm_last {
 static __always_inline bool khist_comm_same(const struct khist_comm_last *last,
 					    const char *comm)
 {
-	u64 w[TASK_COMM_LEN / sizeof(u64)];
+	u64 w0, w1;
 
+	/* Two scalars, not an array: no stack canary on the fast path. */
 	BUILD_BUG_ON(TASK_COMM_LEN != 2 * sizeof(u64));
-	memcpy(w, comm, sizeof(w));
-	return w[0] == last->comm[0] && w[1] == last->comm[1];
+	memcpy(&w0, comm, sizeof(w0));
+	memcpy(&w1, comm + sizeof(w0), sizeof(w1));
+	return w0 == last->comm[0] && w1 == last->comm[1];
 }
 
 static DEFINE_PER_CPU(struct khist_comm_last, khist_comm_last);
 
-/**
- * khist_comm_save() - remember a task's name for the TASK column
- * @tsk: the task that wrote a record
- *
- * Context: any (NMI included), preemption disabled.
- */
-void khist_comm_save(struct task_struct *tsk)
+/* The slow part of khist_comm_save(): the table. */
+static noinline void khist_comm_save_slow(struct task_struct *tsk,
+					  struct khist_comm_last *last)
 {
-	struct khist_comm_last *last = this_cpu_ptr(&khist_comm_last);
 	struct khist_comm_set *set;
 	struct khist_comm *c;
 	unsigned long flags = 0;
-	bool same;
 
-	if (!tsk->pid)
-		return;
-	/* Unlocked: a rename under way at worst costs a save. */
-	same = data_race(khist_comm_same(last, tsk->comm));
-	if (last->pid == tsk->pid && same)
-		return;
 	set = khist_comm_set_of(tsk->pid);
 	c = khist_comm_find(set, tsk->pid);
 	/* Unlocked: a name written meanwhile at worst costs a locked save. */
@@ -148,8 +138,27 @@ void khist_comm_save(struct task_struct *tsk)
 		local_irq_restore(flags);
 saved:
 	last->pid = tsk->pid;
-	/* As above: a torn name only makes the next record save again. */
+	/* Unlocked: a torn name only makes the next record save again. */
 	data_race(memcpy(last->comm, tsk->comm, sizeof(last->comm)));
+}
+
+/**
+ * khist_comm_save() - remember a task's name for the TASK column
+ * @tsk: the task that wrote a record
+ *
+ * Context: any (NMI included), preemption disabled.
+ */
+void khist_comm_save(struct task_struct *tsk)
+{
+	struct khist_comm_last *last = this_cpu_ptr(&khist_comm_last);
+	bool same;
+
+	if (!tsk->pid)
+		return;
+	/* Unlocked: a rename under way at worst costs a save. */
+	same = data_race(khist_comm_same(last, tsk->comm));
+	if (last->pid != tsk->pid || !same)
+		khist_comm_save_slow(tsk, last);
 }
 
 /**
