@@ -33,7 +33,8 @@ static inline long khist_switch_state(bool preempt, unsigned int state,
 
 	if (preempt)
 		return TASK_REPORT_MAX;
-	idx = __task_state_index(state, p->exit_state);
+	/* An exiting task's parent may be reaping it (wait4) meanwhile. */
+	idx = __task_state_index(state, READ_ONCE(p->exit_state));
 	return idx ? (1 << (idx - 1)) : idx;
 }
 #endif
