@@ -125,23 +125,20 @@ struct khist_event_def {
 /**
  * struct khist_rec_ctx - one record being written (lives on the stack of
  * the probe between khist_rec_reserve() and khist_rec_commit())
- * @def:     the event
  * @rec:     the record (ring buffer or per-CPU scratch)
  * @size:    bytes reserved
  * @rbe:     ring buffer event, NULL when @rec is scratch
  * @rb:      the ring buffer @rbe was reserved in (a snapshot may swap the
- *           instance's buffers before the record is committed)
- * @level:   scratch nesting level taken, -1 for none
+ *           instance's buffers before the record is committed); set only
+ *           with @rbe
  * @ev:      the event it is for (the top instance's when @multi)
  * @multi:   built once in scratch for several instances
  */
 struct khist_rec_ctx {
-	struct khist_event_def *def;
 	void *rec;
 	unsigned int size;
 	struct ring_buffer_event *rbe;
 	struct trace_buffer *rb;
-	int level;
 	struct khist_event *ev;
 	bool multi;
 };

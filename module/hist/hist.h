@@ -114,9 +114,12 @@ struct khist_trigger {
 /**
  * struct khist_ev_triggers - ev->trigger_data
  * @list: the event's triggers, in the order they run and are listed
+ * @one:  the trigger when @list holds exactly one, else NULL: a hit then
+ *        calls it without walking the list
  */
 struct khist_ev_triggers {
 	struct list_head list;
+	struct khist_trigger *one;
 };
 
 /* Trigger engine (trigger.c). */

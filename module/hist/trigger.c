@@ -111,6 +111,21 @@ static void khist_trigger_reads_update(struct khist_event *ev,
 	smp_store_release(&ev->trig_reads, r);
 }
 
+/*
+ * Set et->one after @et's list changed. A probe that still sees the old
+ * value runs the trigger list as it was before the change (an unlinked
+ * trigger is freed only after khist_trigger_sync()).
+ */
+static void khist_trigger_one_update(struct khist_ev_triggers *et)
+{
+	struct khist_trigger *one = NULL;
+
+	if (list_is_singular(&et->list))
+		one = list_first_entry(&et->list, struct khist_trigger, list);
+	/* The trigger is filled in before a probe finds it here. */
+	smp_store_release(&et->one, one);
+}
+
 /**
  * khist_trigger_add() - link a trigger to its event and let it run
  * @ev: the event
@@ -141,6 +156,7 @@ int khist_trigger_add(struct khist_event *ev, struct khist_trigger *t)
 		list_add_tail_rcu(&t->list, &et->list);
 	else
 		list_add_rcu(&t->list, &et->list);
+	khist_trigger_one_update(et);
 	khist_event_set_triggers(ev, true);
 	return 0;
 }
@@ -157,6 +173,7 @@ void khist_trigger_unlink(struct khist_trigger *t)
 
 	lockdep_assert_held(&khist_event_mutex);
 	list_del_rcu(&t->list);
+	khist_trigger_one_update(et);
 	if (list_empty(&et->list))
 		khist_event_set_triggers(t->ev, false);
 	khist_trigger_reads_update(t->ev, et);
@@ -231,6 +248,27 @@ void khist_trigger_free_filter(struct khist_trigger *t)
 	t->filter_str = NULL;
 }
 
+static __always_inline void khist_trigger_run(struct khist_trigger *t,
+					      void *rec, unsigned int size)
+{
+	if (READ_ONCE(t->paused))
+		return;
+	if (t->filter && !khist_evfilter_match(t->filter, rec, size))
+		return;
+	/* Hist triggers, the usual case, without a retpoline. */
+	INDIRECT_CALL_1(t->type->call, khist_hist_call, t, rec, size, 0);
+}
+
+/* Several triggers: walk the list (out of line, see khist_triggers_call()). */
+static noinline void khist_triggers_walk(struct khist_ev_triggers *et,
+					 void *rec, unsigned int size)
+{
+	struct khist_trigger *t;
+
+	list_for_each_entry_rcu(t, &et->list, list)
+		khist_trigger_run(t, rec, size);
+}
+
 /**
  * khist_triggers_call() - one hit of an event with triggers (the engine's
  * khist_trigger_ops->call)
@@ -253,15 +291,16 @@ void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size)
 	et = smp_load_acquire(&ev->trigger_data);
 	if (!et)
 		return;
-	list_for_each_entry_rcu(t, &et->list, list) {
-		if (READ_ONCE(t->paused))
-			continue;
-		if (t->filter && !khist_evfilter_match(t->filter, rec, size))
-			continue;
-		/* Hist triggers, the usual case, without a retpoline. */
-		INDIRECT_CALL_1(t->type->call, khist_hist_call, t, rec, size,
-				0);
-	}
+	/*
+	 * The usual single trigger: called from here, which then needs no
+	 * registers of its own to walk a list (pairs with the release in
+	 * khist_trigger_one_update()).
+	 */
+	t = smp_load_acquire(&et->one);
+	if (t)
+		khist_trigger_run(t, rec, size);
+	else
+		khist_triggers_walk(et, rec, size);
 }
 
 /**

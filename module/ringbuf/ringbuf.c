@@ -245,22 +245,29 @@ static struct khist_common_hdr khist_hdr(u16 type)
 	return hdr;
 }
 
-/*
- * A header for triggers only: common_type and common_pid, and the flags
- * and the preemption depth only when a trigger reads them.
- */
-static struct khist_common_hdr khist_hdr_for(u16 type, unsigned int reads)
+/* The flags and the depth a trigger reads (out of line: seldom read). */
+static noinline void khist_hdr_read(struct khist_common_hdr *hdr,
+				    unsigned int reads)
 {
-	struct khist_common_hdr hdr = {
-		.type = type,
-		.pid = current->pid,
-	};
-
 	if (reads & KHIST_READS_FLAGS)
-		hdr.flags = khist_hdr_flags();
+		hdr->flags = khist_hdr_flags();
 	if (reads & KHIST_READS_PC)
-		hdr.preempt_count = khist_hdr_pc();
-	return hdr;
+		hdr->preempt_count = khist_hdr_pc();
+}
+
+/*
+ * Fill a header for triggers only: common_type and common_pid, and the
+ * flags and the preemption depth only when a trigger reads them.
+ */
+static __always_inline void khist_hdr_for(struct khist_common_hdr *hdr,
+					  u16 type, unsigned int reads)
+{
+	hdr->type = type;
+	hdr->flags = 0;
+	hdr->preempt_count = 0;
+	hdr->pid = current->pid;
+	if (unlikely(reads & (KHIST_READS_FLAGS | KHIST_READS_PC)))
+		khist_hdr_read(hdr, reads);
 }
 
 static void khist_rec_run_triggers(struct khist_event *ev, void *rec,
@@ -282,16 +289,18 @@ static void khist_rec_run_triggers(struct khist_event *ev, void *rec,
  * and build nothing else (kept out of khist_rec_reserve_ev(), whose other
  * paths then have no local whose address is taken, hence no stack canary).
  */
-static noinline void khist_rec_hdr_only(struct khist_event *ev,
-					unsigned int reads)
+static noinline __no_stack_protector void
+khist_rec_hdr_only(struct khist_event *ev, unsigned int reads)
 {
-	struct khist_common_hdr hdr = khist_hdr_for(ev->schema.id, reads);
+	struct khist_common_hdr hdr;
+
+	khist_hdr_for(&hdr, ev->schema.id, reads);
 
 	khist_rec_run_triggers(ev, &hdr, sizeof(hdr));
 }
 
 /* Take this CPU's scratch slot for the current context level. */
-static void *khist_scratch_get(struct khist_rec_ctx *ctx, unsigned int size)
+static __always_inline void *khist_scratch_get(unsigned int size)
 {
 	struct khist_scratch *s;
 	int level;
@@ -300,12 +309,97 @@ static void *khist_scratch_get(struct khist_rec_ctx *ctx, unsigned int size)
 		return NULL;
 	s = this_cpu_ptr(khist_scratch);
 	level = this_cpu_inc_return(khist_scratch->level) - 1;
-	if (level >= KHIST_SCRATCH_LEVELS) {
+	if (unlikely(level >= KHIST_SCRATCH_LEVELS)) {
 		this_cpu_dec(khist_scratch->level);
 		return NULL;
 	}
-	ctx->level = level;
 	return s->slot[level];
+}
+
+/* A record in scratch, for the triggers: the caller fills the header. */
+static __always_inline void *khist_rec_in_scratch(struct khist_rec_ctx *ctx,
+						  struct khist_event *ev,
+						  unsigned int size, bool multi)
+{
+	void *rec = khist_scratch_get(size);
+
+	if (!rec)
+		return NULL;
+	ctx->rec = rec;
+	ctx->size = size;
+	ctx->rbe = NULL;
+	ctx->ev = ev;
+	ctx->multi = multi;
+	return rec;
+}
+
+/*
+ * The event is recorded: the record goes to the ring buffer, or to
+ * scratch for the triggers when the buffer refuses it (full, disabled).
+ * Out of line: the triggers-only path then needs few registers.
+ */
+static noinline void *khist_rec_reserve_rb(struct khist_rec_ctx *ctx,
+					   struct khist_event *ev,
+					   struct khist_buffer *buf,
+					   unsigned int size)
+{
+	/* Before the ring buffer takes its own preemption level. */
+	struct khist_common_hdr hdr = khist_hdr(ev->schema.id);
+	struct trace_buffer *rb = READ_ONCE(buf->rb);
+	struct ring_buffer_event *rbe;
+	void *rec;
+
+	rbe = ring_buffer_lock_reserve(rb, size);
+	if (rbe) {
+		rec = ring_buffer_event_data(rbe);
+		ctx->rec = rec;
+		ctx->size = size;
+		ctx->rbe = rbe;
+		ctx->rb = rb;
+		ctx->ev = ev;
+		ctx->multi = false;
+	} else {
+		if (!READ_ONCE(ev->has_triggers))
+			return NULL;
+		rec = khist_rec_in_scratch(ctx, ev, size, false);
+		if (!rec)
+			return NULL;
+	}
+	*(struct khist_common_hdr *)rec = hdr;
+	return rec;
+}
+
+/*
+ * khist_rec_reserve_ev(), inline in khist_rec_reserve(): when only the
+ * triggers want the record, it is built in scratch with the header
+ * fields they read (none but the header: on the stack, see
+ * khist_rec_hdr_only()).
+ */
+static __always_inline void *khist_rec_reserve_one(struct khist_rec_ctx *ctx,
+						   struct khist_event *ev,
+						   unsigned int size)
+{
+	struct khist_buffer *buf = READ_ONCE(ev->inst->buf);
+	unsigned int reads;
+	void *rec;
+
+	if (unlikely(!buf))
+		return NULL;
+	if (!READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on))
+		return khist_rec_reserve_rb(ctx, ev, buf, size);
+	/* Nobody wants it: stop before building anything. */
+	if (!READ_ONCE(ev->has_triggers))
+		return NULL;
+	/* Pairs with the releases in trigger.c. */
+	reads = smp_load_acquire(&ev->trig_reads);
+	if (!(reads & KHIST_READS_FIELDS)) {
+		khist_rec_hdr_only(ev, reads);
+		return NULL;
+	}
+	rec = khist_rec_in_scratch(ctx, ev, size, false);
+	if (rec)
+		khist_hdr_for(rec, ev->schema.id, reads);
+	return rec;
 }
 
 /**
@@ -321,72 +415,21 @@ static void *khist_scratch_get(struct khist_rec_ctx *ctx, unsigned int size)
 void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 			   unsigned int size)
 {
-	struct khist_buffer *buf = READ_ONCE(ev->inst->buf);
-	struct khist_common_hdr hdr;
-	unsigned int reads;
-	bool record;
-
-	if (unlikely(!buf))
-		return NULL;
-	/* Nobody wants it: stop before building anything. */
-	record = !READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on);
-	if (!record && !READ_ONCE(ev->has_triggers))
-		return NULL;
-	if (record) {
-		/* Before the ring buffer takes its own preemption level. */
-		hdr = khist_hdr(ev->schema.id);
-	} else {
-		/* Pairs with the releases in trigger.c. */
-		reads = smp_load_acquire(&ev->trig_reads);
-		if (!(reads & KHIST_READS_FIELDS)) {
-			khist_rec_hdr_only(ev, reads);
-			return NULL;
-		}
-		hdr = khist_hdr_for(ev->schema.id, reads);
-	}
-	ctx->def = ev->def;
-	ctx->ev = ev;
-	ctx->multi = false;
-	ctx->size = size;
-	ctx->rbe = NULL;
-	ctx->rb = NULL;
-	ctx->level = -1;
-	if (record) {
-		ctx->rb = READ_ONCE(buf->rb);
-		ctx->rbe = ring_buffer_lock_reserve(ctx->rb, size);
-		if (ctx->rbe) {
-			ctx->rec = ring_buffer_event_data(ctx->rbe);
-			goto fill;
-		}
-	}
-	if (!READ_ONCE(ev->has_triggers))
-		return NULL;
-	ctx->rec = khist_scratch_get(ctx, size);
-	if (!ctx->rec)
-		return NULL;
-fill:
-	*(struct khist_common_hdr *)ctx->rec = hdr;
-	return ctx->rec;
+	return khist_rec_reserve_one(ctx, ev, size);
 }
 
 /* Another instance's event is attached too: built once, in scratch. */
 static noinline void *khist_rec_reserve_multi(struct khist_rec_ctx *ctx,
-					      struct khist_event_def *def,
 					      struct khist_event *top,
 					      unsigned int size)
 {
 	struct khist_common_hdr hdr = khist_hdr(top->schema.id);
+	void *rec;
 
-	ctx->def = def;
-	ctx->ev = top;
-	ctx->multi = true;
-	ctx->size = size;
-	ctx->rbe = NULL;
-	ctx->rec = khist_scratch_get(ctx, size);
-	if (!ctx->rec)
-		return NULL;
-	*(struct khist_common_hdr *)ctx->rec = hdr;
-	return ctx->rec;
+	rec = khist_rec_in_scratch(ctx, top, size, true);
+	if (rec)
+		*(struct khist_common_hdr *)rec = hdr;
+	return rec;
 }
 
 /**
@@ -412,10 +455,10 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 	if (unlikely(!top))
 		return NULL;
 	if (unlikely(READ_ONCE(top->nr_multi)))
-		return khist_rec_reserve_multi(ctx, def, top, size);
+		return khist_rec_reserve_multi(ctx, top, size);
 	if (!READ_ONCE(top->attached))
 		return NULL;
-	return khist_rec_reserve_ev(ctx, top, size);
+	return khist_rec_reserve_one(ctx, top, size);
 }
 EXPORT_SYMBOL_GPL(khist_rec_reserve);
 

@@ -3,7 +3,9 @@
  * Stage 4: the probe of each class. khist_dynsize_<class>() measures the
  * dynamic fields; khist_probe_<class>() reserves the record, points the
  * __data_loc fields at their space, runs TP_fast_assign and commits.
- * Runs in any context with preemption disabled; never allocates.
+ * Runs in any context with preemption disabled; never allocates. The
+ * probe's only locals are the fixed-size record context and the dynamic
+ * field offsets, which khist itself fills: no stack canary.
  */
 #include <khist/stages/reset.h>
 
@@ -48,7 +50,8 @@
 /* clang-format cannot lay out a body built from macro arguments */
 /* clang-format off */
 #define KHIST_DECLARE_EVENT_CLASS(class, proto, args, tstruct, assign, print) \
-	static void khist_probe_##class(void *__data, proto)		\
+	static __no_stack_protector void				\
+	khist_probe_##class(void *__data, proto)			\
 	{								\
 		struct khist_event_def *__def = __data;			\
 		struct khist_rec_##class *__entry;			\
