@@ -90,14 +90,8 @@ struct khist_event {
 
 /**
  * struct khist_trigger_ops - the trigger/hist engine, as the event files
- * and the fast path call it (set once with khist_trigger_ops_set())
- * @call:   one hit of @ev with triggers: @rec (common header first) of
- *          @size bytes (no timestamp: reading the clock costs about 40
- *          instructions, and a hist reads its own clock=). Called on the
- *          fast path before the filter and before the record is
- *          committed: any context (NMI included), preemption disabled,
- *          must not sleep, allocate or block. @rec is only valid during
- *          the call.
+ * call it (set once with khist_trigger_ops_set()); the fast path calls
+ * khist_triggers_call() directly while an event has triggers
  * @write:  a write to events/<sys>/<name>/trigger (@buf NUL-terminated,
  *          whitespace-trimmed, @append false when the file was opened with
  *          O_TRUNC); @buf NULL: the file is being opened with O_TRUNC,
@@ -114,7 +108,6 @@ struct khist_event {
  *          context, mutex held; the probe is already detached.
  */
 struct khist_trigger_ops {
-	void (*call)(struct khist_event *ev, void *rec, unsigned int size);
 	int (*write)(struct khist_event *ev, char *buf, bool append);
 	int (*show)(struct seq_file *m, struct khist_event *ev);
 	int (*hist)(struct seq_file *m, struct khist_event *ev);
@@ -125,7 +118,14 @@ struct khist_trigger_ops {
 
 extern struct mutex khist_event_mutex;
 extern const struct khist_trigger_ops *khist_trigger_ops;
-/* The trigger engine's @call, known to the fast path (INDIRECT_CALL_1). */
+/*
+ * One hit of @ev, which has triggers: @rec (common header first) of @size
+ * bytes, valid during the call only (no timestamp: reading the clock
+ * costs about 40 instructions, and a hist reads its own clock=). Called
+ * by the fast path before the filter and before the record is committed:
+ * any context (NMI included), preemption disabled; never sleeps,
+ * allocates or blocks.
+ */
 void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size);
 
 /* Registry (registry.c). */

@@ -367,7 +367,7 @@ void khist_event_soft_enable(struct khist_event *ev, bool on)
 /**
  * khist_event_set_triggers() - turn the per-hit trigger hook on or off
  * @ev: the event
- * @on: call khist_trigger_ops->call on every hit
+ * @on: call khist_triggers_call() on every hit
  *
  * Context: process context, khist_event_mutex held.
  */

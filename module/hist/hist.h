@@ -7,11 +7,13 @@
  *
  *   Every event with triggers has a struct khist_ev_triggers in
  *   ev->trigger_data: an RCU list of struct khist_trigger, walked on every
- *   hit (khist_trigger_ops->call) in list order. A trigger belongs to one
- *   command type (struct khist_trigger_type: "hist", and the commands other
- *   areas register with khist_trigger_type_register()). Writes to an
- *   event's `trigger` file are dispatched by command word; opening it with
- *   O_TRUNC asks every type to drop its triggers on that event.
+ *   hit (khist_triggers_call()) in list order; an event's only trigger
+ *   is called without the walk (khist_ev_triggers.one). A trigger belongs
+ *   to one command type (struct khist_trigger_type: "hist", and the
+ *   commands other areas register with khist_trigger_type_register()).
+ *   Writes to an event's `trigger` file are dispatched by command word;
+ *   opening it with O_TRUNC asks every type to drop its triggers on that
+ *   event.
  *
  * Hist triggers
  *
@@ -62,7 +64,7 @@ struct khist_inter;
  *          @text the whole command. Process context, khist_event_mutex
  *          held. Returns 0 or -errno (having logged to error_log).
  * @call:   one hit (the trigger is not paused and its filter matched);
- *          any context, as khist_trigger_ops->call
+ *          any context, as khist_triggers_call()
  * @reads:  optional: what of the record @call reads (KHIST_READS_*;
  *          without it, all of it); mutex held, before the trigger is
  *          linked

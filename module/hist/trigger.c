@@ -270,8 +270,8 @@ static noinline void khist_triggers_walk(struct khist_ev_triggers *et,
 }
 
 /**
- * khist_triggers_call() - one hit of an event with triggers (the engine's
- * khist_trigger_ops->call)
+ * khist_triggers_call() - one hit of an event with triggers (called by the
+ * fast path while the event's has_triggers is set)
  * @ev:   the event
  * @rec:  the record, common header first
  * @size: its size
@@ -436,7 +436,6 @@ static void khist_trig_removed(struct khist_event *ev)
 }
 
 static const struct khist_trigger_ops khist_trig_ops = {
-	.call = khist_triggers_call,
 	.write = khist_trig_write,
 	.show = khist_trig_show,
 	.hist = khist_hist_show,

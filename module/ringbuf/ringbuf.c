@@ -11,7 +11,6 @@
  * taken on this path.
  */
 #include <linux/hardirq.h>
-#include <linux/indirect_call_wrapper.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -270,18 +269,15 @@ static __always_inline void khist_hdr_for(struct khist_common_hdr *hdr,
 		khist_hdr_read(hdr, reads);
 }
 
+/*
+ * Only the trigger engine sets has_triggers (khist_event_set_triggers()),
+ * so the engine is there to call: directly, not through its ops.
+ */
 static void khist_rec_run_triggers(struct khist_event *ev, void *rec,
 				   unsigned int size)
 {
-	const struct khist_trigger_ops *tops;
-
-	if (READ_ONCE(ev->has_triggers)) {
-		tops = READ_ONCE(khist_trigger_ops);
-		/* Without a retpoline while it is the trigger engine's. */
-		if (tops && tops->call)
-			INDIRECT_CALL_1(tops->call, khist_triggers_call, ev,
-					rec, size);
-	}
+	if (READ_ONCE(ev->has_triggers))
+		khist_triggers_call(ev, rec, size);
 }
 
 /*
