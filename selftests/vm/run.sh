@@ -16,6 +16,8 @@
 #                     (e.g. selftests/conform/guest.sh); prints TAP lines
 #   KHIST_VM_SMP, KHIST_VM_MEM   vCPUs (2) and MiB (1024)
 #   KHIST_VM_QEMU     extra QEMU arguments (e.g. "-icount shift=0")
+#   KHIST_VM_ACCEL    QEMU's -accel (tcg,thread=single: multi-threaded TCG
+#                     breaks tracepoint patching on a running second vCPU)
 #   KHIST_VM_APPEND   extra kernel command line
 #   KHIST_VM_TIMEOUT  seconds before the VM is killed (1800; 7200 on debug
 #                     kernels, whose tests also get 900 s each instead of 300)
@@ -67,7 +69,7 @@ cmdline="$cmdline rdinit=/init khistvm=$mode ${KHIST_VM_APPEND:-}"
 [ -n "${KHIST_VM_FILTER:-}" ] && cmdline="$cmdline khistfilter=$KHIST_VM_FILTER"
 [ -n "${KHIST_VM_SCRIPT:-}" ] && cmdline="$cmdline khistscript=$KHIST_VM_SCRIPT"
 qemu="qemu-system-x86_64 -machine pc -cpu max -m ${KHIST_VM_MEM:-$mem}
-	-smp ${KHIST_VM_SMP:-2} -accel tcg,thread=single -no-reboot
+	-smp ${KHIST_VM_SMP:-2} -accel ${KHIST_VM_ACCEL:-tcg,thread=single} -no-reboot
 	-display none -monitor none ${KHIST_VM_QEMU:-}
 	-kernel $kernel -initrd $initrd"
 

@@ -14,8 +14,9 @@
 #   # M key value                      what was measured how
 #
 # plus TAP lines for what must work (setup of the native side, sanity of
-# the totals). Kernel command line: khbench.mode=icount|smp (icount: one
-# CPU, every single-CPU row; smp: two CPUs, the contention row f),
+# the totals). Kernel command line: khbench.mode=icount|smp|mttcg (icount:
+# one CPU, every single-CPU row; smp: two CPUs, the contention row f;
+# mttcg: the same on multi-threaded TCG, rows tf...),
 # khbench.rounds=N, khbench.iters=N, khbench.only=ROW,ROW... (only those
 # rows and their baselines; "read" for the hist read),
 # khbench.param=MODULE.NAME=VALUE (set after loading, for variants). Speed never fails
@@ -153,11 +154,20 @@ define_icount() {
 		$KM 'hist:keys=call_site,bytes_req:vals=hitcount,bytes_alloc'
 }
 
+# smp, or mttcg with the prefix t
 define_smp() {
-	def a2 - base "getppid $n 2"
-	def f a2 trig "getppid $n 2" $SE 'hist:keys=id'
-	def f2 a2 trig "getppid $n 2" $SE 'hist:keys=common_pid'
-	def fb a2 enable "getppid $n 2" $SE -
+	def ${1}a2 - base "getppid $n 2"
+	def ${1}f ${1}a2 trig "getppid $n 2" $SE 'hist:keys=id'
+	def ${1}f2 ${1}a2 trig "getppid $n 2" $SE 'hist:keys=common_pid'
+	def ${1}fb ${1}a2 enable "getppid $n 2" $SE -
+}
+
+# mttcg: the second CPU runs only the workload; code is patched (probes,
+# static keys) while it is offline, which multi-threaded TCG needs.
+cpu1() {
+	[ "$mode" = mttcg ] || return 0
+	echo "$1" > /sys/devices/system/cpu/cpu1/online ||
+		notok "cpu1 online=$1"
 }
 
 # ---- one measurement ----
@@ -301,8 +311,10 @@ measure() {
 	fi
 	_try=0
 	while :; do
+		cpu1 1
 		# shellcheck disable=SC2086
 		_res=$($B $cwl)
+		cpu1 0
 		_cpu=$(field cpu "$_res")
 		_try=$((_try + 1))
 		[ "${_cpu%.*}" -ge 95 ] 2>/dev/null && break
@@ -388,6 +400,8 @@ main() {
 	done
 	if [ "$mode" = smp ]; then
 		define_smp
+	elif [ "$mode" = mttcg ]; then
+		define_smp t
 	else
 		define_icount
 	fi

@@ -10,6 +10,11 @@
 #           so every figure is an instruction count and repeats exactly;
 #           every single-CPU row, the 10^5-entry hist read and its memory
 #   smp     two vCPUs, real time: row f, a ratio within that boot
+#   mttcg   the rows of smp (named t...) on multi-threaded TCG, each vCPU
+#           on a host thread of its own: the guest's second CPU is online
+#           only while a workload runs (tracepoints are patched with one
+#           CPU online); needs an otherwise idle host with 2 cores. Not in
+#           the default modes.
 # and prints a table. Never fails on speed: the exit status is non-zero
 # only when a VM did not finish or a sanity check failed (native setup,
 # hist totals, records written).
@@ -59,19 +64,31 @@ if [ -z "${KHIST_BENCH_TABLE:-}" ]; then
 			qemu=
 			rounds=${KHIST_BENCH_ROUNDS:-7}
 			;;
+		mttcg)
+			smp=2
+			qemu=
+			rounds=${KHIST_BENCH_ROUNDS:-7}
+			;;
 		*)
 			echo "bench: unknown mode $mode" >&2
 			exit 2
 			;;
 		esac
+		accel=tcg,thread=single
+		extra=
+		if [ "$mode" = mttcg ]; then
+			accel=tcg,thread=multi
+			extra=maxcpus=1
+		fi
 		only=$(echo "${KHIST_BENCH_ONLY:-}" | tr ' ' ,)
 		echo "# bench: $kver, $mode boot ($rounds rounds)"
 		rm -f "$out/$mode.tap"
 		if ! KHIST_BENCH_BIN=$bin KHIST_VM_OUT=$out/vm-$mode \
 			KHIST_VM_SCRIPT=selftests/bench/vm/guest.sh \
 			KHIST_VM_SMP=$smp KHIST_VM_QEMU=$qemu \
+			KHIST_VM_ACCEL=$accel \
 			KHIST_VM_TIMEOUT=${KHIST_VM_TIMEOUT:-1800} \
-			KHIST_VM_APPEND="khbench.mode=$mode khbench.rounds=$rounds khbench.iters=$iters${only:+ khbench.only=$only} ${KHIST_BENCH_APPEND:-}" \
+			KHIST_VM_APPEND="$extra khbench.mode=$mode khbench.rounds=$rounds khbench.iters=$iters${only:+ khbench.only=$only} ${KHIST_BENCH_APPEND:-}" \
 			nice sh "$top/selftests/vm/run.sh" script "$kver" "$moddir" \
 			> "$out/$mode.tap"; then
 			rc=1
@@ -112,7 +129,7 @@ tabulate() {
 		}
 		return hi - lo
 	}
-	FNR == 1 { mode = (FILENAME ~ /raw-smp/) ? "smp" : "icount" }
+	FNR == 1 { mode = (FILENAME ~ /raw-(smp|mttcg)/) ? "smp" : "icount" }
 	/^# M kernel / { krel = $4 }
 	/^# R / {
 		k = $3 SUBSEP $4
@@ -132,7 +149,7 @@ tabulate() {
 		k = c SUBSEP s
 		if (!(k in vals))
 			return ""
-		return (c ~ /^(a2|f|f2|fb)$/) ? minof(vals[k]) : median(vals[k])
+		return (c ~ /^t?(a2|f|f2|fb)$/) ? minof(vals[k]) : median(vals[k])
 	}
 	function fmt(x) { return x == "" ? "n/a" : sprintf("%.1f", x) }
 	function abs(c, what) {
@@ -210,6 +227,14 @@ tabulate() {
 			row("f2", "a2", "", "hist:keys=common_pid, a key per thread")
 			row("fb", "a2", "", "sys_enter enabled, ring buffer")
 		}
+		if (val("ta2", "-") != "") {
+			print ""
+			print "mttcg boot (2 vCPUs, multi-threaded TCG, real time): as smp"
+			abs("ta2", "getppid() x 2 threads, no tracing (absolute)")
+			row("tf", "ta2", "", "hist:keys=id, same key from both CPUs")
+			row("tf2", "ta2", "", "hist:keys=common_pid, a key per thread")
+			row("tfb", "ta2", "", "sys_enter enabled, ring buffer")
+		}
 		if (("native" in rd) || ("khist" in rd)) {
 			print ""
 			print "hist of 10^5 entries (keys=id, size=131072): one read(), guest ns; memory from MemFree"
@@ -230,7 +255,7 @@ tabulate() {
 }
 
 raws=
-for f in "$out/raw-icount.txt" "$out/raw-smp.txt"; do
+for f in "$out/raw-icount.txt" "$out/raw-smp.txt" "$out/raw-mttcg.txt"; do
 	[ -s "$f" ] && raws="$raws $f"
 done
 if [ -n "$raws" ]; then
