@@ -156,10 +156,10 @@ define_icount() {
 
 # smp, or mttcg with the prefix t
 define_smp() {
-	def "${1}a2" - base "getppid $n 2"
-	def "${1}f" "${1}a2" trig "getppid $n 2" $SE 'hist:keys=id'
-	def "${1}f2" "${1}a2" trig "getppid $n 2" $SE 'hist:keys=common_pid'
-	def "${1}fb" "${1}a2" enable "getppid $n 2" $SE -
+	def "${1:-}a2" - base "getppid $n 2"
+	def "${1:-}f" "${1:-}a2" trig "getppid $n 2" $SE 'hist:keys=id'
+	def "${1:-}f2" "${1:-}a2" trig "getppid $n 2" $SE 'hist:keys=common_pid'
+	def "${1:-}fb" "${1:-}a2" enable "getppid $n 2" $SE -
 }
 
 # mttcg: the second CPU runs only the workload; code is patched (probes,
