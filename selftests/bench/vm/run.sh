@@ -188,6 +188,17 @@ tabulate() {
 			return
 		printf "%-4s %-44s %9s\n", c, what, fmt(v - bn)
 	}
+	# the rows of the smp boot, or of the mttcg boot (prefix t)
+	function smprows(p, title) {
+		if (val(p "a2", "-") == "")
+			return
+		print ""
+		print title
+		abs(p "a2", "getppid() x 2 threads, no tracing (absolute)")
+		row(p "f", p "a2", "", "hist:keys=id, same key from both CPUs")
+		row(p "f2", p "a2", "", "hist:keys=common_pid, a key per thread")
+		row(p "fb", p "a2", "", "sys_enter enabled, ring buffer")
+	}
 	END {
 		printf "khist bench, %s (%s)\n", kver, krel
 		if (val("a", "-") != "") {
@@ -219,22 +230,8 @@ tabulate() {
 			row("mc", "am", "mi", "kmalloc hist:keys=common_pid")
 			row("md", "am", "mi", "keys=call_site,bytes_req vals=bytes_alloc")
 		}
-		if (val("a2", "-") != "") {
-			print ""
-			print "smp boot (2 vCPUs, single-threaded TCG, real time): 2 threads x N, wall per thread-iteration, min over rounds, above a2"
-			abs("a2", "getppid() x 2 threads, no tracing (absolute)")
-			row("f", "a2", "", "hist:keys=id, same key from both CPUs")
-			row("f2", "a2", "", "hist:keys=common_pid, a key per thread")
-			row("fb", "a2", "", "sys_enter enabled, ring buffer")
-		}
-		if (val("ta2", "-") != "") {
-			print ""
-			print "mttcg boot (2 vCPUs, multi-threaded TCG, real time): as smp"
-			abs("ta2", "getppid() x 2 threads, no tracing (absolute)")
-			row("tf", "ta2", "", "hist:keys=id, same key from both CPUs")
-			row("tf2", "ta2", "", "hist:keys=common_pid, a key per thread")
-			row("tfb", "ta2", "", "sys_enter enabled, ring buffer")
-		}
+		smprows("", "smp boot (2 vCPUs, single-threaded TCG, real time): 2 threads x N, wall per thread-iteration, min over rounds, above a2")
+		smprows("t", "mttcg boot (2 vCPUs, multi-threaded TCG, real time): as smp")
 		if (("native" in rd) || ("khist" in rd)) {
 			print ""
 			print "hist of 10^5 entries (keys=id, size=131072): one read(), guest ns; memory from MemFree"
