@@ -282,8 +282,9 @@ static void khist_rec_run_triggers(struct khist_event *ev, void *rec,
 
 /*
  * Triggers that read only the header: run them on one built on the stack
- * and build nothing else (kept out of khist_rec_reserve_ev(), whose other
- * paths then have no local whose address is taken, hence no stack canary).
+ * and build nothing else. Out of line, so that the reserve path has no
+ * local whose address is taken; the header is its only local, hence no
+ * stack canary here either.
  */
 static noinline __no_stack_protector void
 khist_rec_hdr_only(struct khist_event *ev, unsigned int reads)
@@ -291,7 +292,6 @@ khist_rec_hdr_only(struct khist_event *ev, unsigned int reads)
 	struct khist_common_hdr hdr;
 
 	khist_hdr_for(&hdr, ev->schema.id, reads);
-
 	khist_rec_run_triggers(ev, &hdr, sizeof(hdr));
 }
 
