@@ -292,7 +292,8 @@ khist_rec_hdr_only(struct khist_event *ev, unsigned int reads)
 	struct khist_common_hdr hdr;
 
 	khist_hdr_for(&hdr, ev->schema.id, reads);
-	khist_rec_run_triggers(ev, &hdr, sizeof(hdr));
+	/* The caller has just seen has_triggers set. */
+	khist_triggers_call(ev, &hdr, sizeof(hdr));
 }
 
 /* Take this CPU's scratch slot for the current context level. */
@@ -535,12 +536,16 @@ void khist_rec_commit(struct khist_rec_ctx *ctx)
 	struct khist_event *ev;
 
 	if (!ctx->multi) {
-		khist_rec_run_triggers(ctx->ev, ctx->rec, ctx->size);
 		if (!ctx->rbe) {
-			/* For triggers only, in scratch. */
+			/*
+			 * In scratch: built only because has_triggers was set
+			 * (the list itself says which triggers still run).
+			 */
+			khist_triggers_call(ctx->ev, ctx->rec, ctx->size);
 			this_cpu_dec(khist_scratch->level);
 			return;
 		}
+		khist_rec_run_triggers(ctx->ev, ctx->rec, ctx->size);
 		khist_rec_finish(ctx);
 		return;
 	}
