@@ -21,6 +21,7 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <asm/barrier.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/stddef.h>
@@ -102,6 +103,8 @@ struct khist_print_ctx {
  * @flags:     KHIST_EVF_*
  * @ev:        runtime state, owned by khist while registered
  * @active:    non-zero while the event is attached (read by direct calls)
+ * @fast:      set by khist while a hit needs no record (the event is only
+ *             counted, see khist_rec_counted()); NULL otherwise
  */
 struct khist_event_def {
 	const char *system;
@@ -120,6 +123,7 @@ struct khist_event_def {
 	unsigned int flags;
 	struct khist_event *ev;
 	int active;
+	struct khist_event *fast;
 };
 
 /**
@@ -146,6 +150,31 @@ struct khist_rec_ctx {
 void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 			unsigned int size);
 void khist_rec_commit(struct khist_rec_ctx *ctx);
+void khist_rec_fast(struct khist_event *ev);
+
+/**
+ * khist_rec_counted() - take a hit that needs no record
+ * @def: the event
+ *
+ * While the event is not recorded and its only trigger is a hist that
+ * keys on common_pid or common_cpu and counts hits, khist takes the hit
+ * here, before the probe measures or builds anything.
+ *
+ * Context: any (NMI included), preemption disabled; first thing in a
+ * probe, before khist_rec_reserve().
+ * Return: true when the hit is taken (the probe returns), false when the
+ * probe goes on with khist_rec_reserve().
+ */
+static __always_inline bool khist_rec_counted(struct khist_event_def *def)
+{
+	/* Pairs with the release that publishes it (khist's registry). */
+	struct khist_event *ev = smp_load_acquire(&def->fast);
+
+	if (likely(!ev))
+		return false;
+	khist_rec_fast(ev);
+	return true;
+}
 
 int khist_events_register(struct khist_event_def *const *defs, unsigned int nr);
 void khist_events_unregister(struct khist_event_def *const *defs,

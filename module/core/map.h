@@ -380,6 +380,53 @@ static inline void khist_map_add(struct khist_map_elt *elt, unsigned int i,
 }
 
 /**
+ * khist_map_sums_percpu() - whether the map keeps its sums per CPU
+ * @map: map
+ *
+ * Context: any.
+ * Return: true when khist_map_local_sum() gives a sum's local counter.
+ */
+static inline bool khist_map_sums_percpu(const struct khist_map *map)
+{
+	return map->percpu;
+}
+
+/**
+ * khist_map_local_sum() - this CPU's counter of one sum of an element
+ * @elt: element from khist_map_insert() or khist_map_lookup()
+ * @i:   sum number, below n_sums
+ *
+ * For an owner that adds to the same element many times on one CPU: a
+ * local64_add() on the counter is what khist_map_add() does there.
+ *
+ * Context: any, NMI included, with preemption disabled; the counter is
+ * this CPU's only.
+ * Return: the counter, or NULL when the map's sums are shared.
+ */
+static inline local64_t *khist_map_local_sum(struct khist_map_elt *elt,
+					     unsigned int i)
+{
+	if (!elt->pcpu)
+		return NULL;
+	return &elt->pcpu[raw_smp_processor_id()][elt->sum_off + i];
+}
+
+/**
+ * khist_map_local_hits() - this CPU's hit counter of a map
+ * @map: map
+ *
+ * For an owner that counts hits found without khist_map_insert() many
+ * times on one CPU: a local64_inc() on it is khist_map_count_hit().
+ *
+ * Context: any, with preemption disabled; the counter is this CPU's only.
+ * Return: the counter.
+ */
+static inline local64_t *khist_map_local_hits(struct khist_map *map)
+{
+	return &map->stats[raw_smp_processor_id()].hits;
+}
+
+/**
  * khist_map_count_hit() - count a hit found without khist_map_insert()
  * @map: map
  *

@@ -64,6 +64,11 @@ struct khist_filter;
  * @filter_text:   the `filter` file's text, NULL when none
  * @filter:        compiled filter (evfilter.c), or NULL
  * @trigger_data:  for the trigger/hist code, untouched by the registry
+ * @fast:          the trigger engine's counting hist for the event, or NULL
+ *                 (set by the engine under khist_event_mutex, release,
+ *                 then khist_event_fast_sync()): while nothing else wants
+ *                 the event, def->fast points here and the probe calls
+ *                 khist_rec_fast(), which hands it to khist_triggers_fast()
  */
 struct khist_event {
 	struct khist_event_schema schema;
@@ -86,6 +91,7 @@ struct khist_event {
 	char *filter_text;
 	struct khist_filter __rcu *filter;
 	void *trigger_data;
+	void *fast;
 };
 
 /**
@@ -127,6 +133,12 @@ extern const struct khist_trigger_ops *khist_trigger_ops;
  * allocates or blocks.
  */
 void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size);
+/*
+ * The counting hit of an event (@fast is ev->fast, read with acquire):
+ * true when it counted the hit and nothing else needs the event's record.
+ * Any context (NMI included), preemption disabled.
+ */
+bool khist_triggers_fast(void *fast);
 
 /* Registry (registry.c). */
 int khist_events_init(struct khist_instance *inst);
@@ -138,6 +150,7 @@ struct khist_event *khist_event_by_id(unsigned int id);
 void khist_event_get(struct khist_event *ev);
 void khist_event_put(struct khist_event *ev);
 int khist_event_set_enabled(struct khist_event *ev, bool on, bool soft);
+void khist_event_fast_sync(struct khist_event *ev);
 int khist_event_get_use(struct khist_event *ev);
 void khist_event_put_use(struct khist_event *ev);
 void khist_event_soft_enable(struct khist_event *ev, bool on);

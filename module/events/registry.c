@@ -197,6 +197,35 @@ static void khist_probe_put(struct khist_event *top)
 	}
 }
 
+/**
+ * khist_event_fast_sync() - publish or withdraw an event's counted hits
+ * @ev: any instance's event
+ *
+ * def->fast lets the probe hand a hit to khist_rec_fast() before building
+ * anything. It is set while the top instance's event has a counting hist
+ * (ev->fast) and nothing else wants the event: attached for that
+ * trigger's soft use alone (no other trigger or enable_event/disable_event
+ * target use, which could switch recording on from a probe), not
+ * recorded, and no other instance's event attached. Called after every
+ * change of any of those.
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_event_fast_sync(struct khist_event *ev)
+{
+	struct khist_event_def *def = ev->def;
+	struct khist_event *top = def ? def->ev : NULL;
+	bool on;
+
+	lockdep_assert_held(&khist_event_mutex);
+	if (!top)
+		return;
+	on = top->fast && top->attached && READ_ONCE(top->soft_disabled) &&
+	     top->sm_ref == 1 && !top->nr_multi;
+	/* After the state it depends on; pairs with khist_rec_counted(). */
+	smp_store_release(&def->fast, on ? top : NULL);
+}
+
 static int khist_event_attach(struct khist_event *ev)
 {
 	struct khist_event *top = ev->def->ev;
@@ -219,6 +248,7 @@ static int khist_event_attach(struct khist_event *ev)
 	 */
 	if (ev != top)
 		WRITE_ONCE(top->nr_multi, top->nr_multi + 1);
+	khist_event_fast_sync(top);
 	WRITE_ONCE(ev->attached, 1);
 	return 0;
 }
@@ -228,35 +258,21 @@ static void khist_event_detach(struct khist_event *ev)
 	struct khist_event *top = ev->def->ev;
 
 	WRITE_ONCE(ev->attached, 0);
+	khist_event_fast_sync(top);
 	if (ev->def->attach)
 		ev->def->attach(ev, false);
 	if (ev != top)
 		WRITE_ONCE(top->nr_multi, top->nr_multi - 1);
+	khist_event_fast_sync(top);
 	khist_probe_put(top);
 }
 
-/**
- * khist_event_set_enabled() - enable or disable an event, hard or soft
- * @ev:   the event
- * @on:   enable or disable
- * @soft: a soft user (trigger, hist) rather than the enable file
- *
- * Hard enable records the event; a soft user only needs the probe, so an
- * event that is not hard-enabled stays soft-disabled while it has soft
- * users ("0*" in its enable file). Hard disable of an event with soft
- * users keeps the probe and only soft-disables it.
- *
- * Context: process context, khist_event_mutex held.
- * Return: 0 or -errno (the probe could not be attached).
- */
-int khist_event_set_enabled(struct khist_event *ev, bool on, bool soft)
+/* khist_event_set_enabled() without the mutex check and def->fast. */
+static int khist_event_enable_locked(struct khist_event *ev, bool on, bool soft)
 {
 	bool detach;
 	int ret;
 
-	lockdep_assert_held(&khist_event_mutex);
-	if (!ev->def)
-		return -ENODEV;
 	if (!on) {
 		if (soft) {
 			if (WARN_ON_ONCE(ev->sm_ref <= 0))
@@ -288,6 +304,35 @@ int khist_event_set_enabled(struct khist_event *ev, bool on, bool soft)
 			ev->sm_ref--;
 		WRITE_ONCE(ev->soft_disabled, 0);
 	}
+	return ret;
+}
+
+/**
+ * khist_event_set_enabled() - enable or disable an event, hard or soft
+ * @ev:   the event
+ * @on:   enable or disable
+ * @soft: a soft user (trigger, hist) rather than the enable file
+ *
+ * Hard enable records the event; a soft user only needs the probe, so an
+ * event that is not hard-enabled stays soft-disabled while it has soft
+ * users ("0*" in its enable file). Hard disable of an event with soft
+ * users keeps the probe and only soft-disables it.
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0 or -errno (the probe could not be attached).
+ */
+int khist_event_set_enabled(struct khist_event *ev, bool on, bool soft)
+{
+	int ret;
+
+	lockdep_assert_held(&khist_event_mutex);
+	if (!ev->def)
+		return -ENODEV;
+	/* Recording may start: no hit is taken without a record from here. */
+	if (on && !soft)
+		WRITE_ONCE(ev->def->fast, NULL);
+	ret = khist_event_enable_locked(ev, on, soft);
+	khist_event_fast_sync(ev);
 	return ret;
 }
 
@@ -649,6 +694,7 @@ static void khist_def_unlink(struct khist_event_def *def,
 	}
 	khist_event_unlink(top);
 	xa_erase(&khist_event_ids, top->schema.id);
+	WRITE_ONCE(def->fast, NULL);
 	WRITE_ONCE(def->ev, NULL);
 	list_add_tail(&top->list, gone);
 }

@@ -186,12 +186,16 @@ struct khist_hist_data {
  * struct khist_hit_way - one remembered hit
  * @key: its key (key_words words, the rest zero)
  * @elt: its element, NULL when empty
- * @gen: khist_hist_data.gen when it was found
+ * @gen: khist_hist_data.gen when it was found (never 0: an empty way
+ *       matches no generation)
+ * @sum: this CPU's hitcount of @elt when the map's sums are per-CPU, else
+ *       NULL (the counting hit, khist_triggers_fast(), adds to it alone)
  */
 struct khist_hit_way {
 	u64 key[2];
 	struct khist_map_elt *elt;
 	unsigned long gen;
+	local64_t *sum;
 };
 
 /* Misses in a row after which the cache rests, and for how many hits. */
@@ -206,6 +210,7 @@ struct khist_hit_way {
  * @misses: misses in a row
  * @rest:   hits left that go straight to the map: keys that never repeat
  *          (10^4 syscall numbers in turn) cost a counter, not a miss
+ * @hits:   this CPU's hit counter of the map (set with a way)
  *
  * Only the outermost hist hit on a CPU reads or writes it (the pads'
  * nesting level is 0), so an interrupt or NMI never sees it half written.
@@ -217,6 +222,7 @@ struct khist_hit_cache {
 	u8 next;
 	u8 misses;
 	u16 rest;
+	local64_t *hits;
 };
 
 /**
@@ -230,6 +236,9 @@ struct khist_hit_cache {
  * @plan:     how its hits read keys and values from the record
  * @plain:    every key and value is a direct load, and nothing else is
  *            needed (khist_hist_plain_set())
+ * @counting: a counting hist (khist_hist_counting()): the key is common_pid
+ *            (@count_cpu false) or common_cpu (true), the value hitcount
+ * @count_cpu: see @counting
  */
 struct khist_hist_trigger {
 	struct khist_trigger base;
@@ -239,6 +248,8 @@ struct khist_hist_trigger {
 	struct khist_inter *inter;
 	struct khist_fetch_plan plan;
 	bool plain;
+	bool counting;
+	bool count_cpu;
 };
 
 #define KHIST_STR_SLOT KHIST_STR_MAX
@@ -279,6 +290,7 @@ int khist_hist_clock_lookup(const char *name, khist_clock_fn *fn, bool *ns);
 void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 		     u64 ts);
 void khist_hist_plain_set(struct khist_hist_trigger *ht);
+bool khist_hist_counting(const struct khist_trigger *t);
 void khist_hist_learn_tracepoint(const char *name);
 int khist_hist_pads_init(void);
 void khist_hist_pads_exit(void);

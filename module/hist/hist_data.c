@@ -186,6 +186,8 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 		goto fail;
 	hd->charged = sizeof(*hd) + mem.total + cache;
 	hd->key_words = spec->key_size / sizeof(u64);
+	/* An empty cache way (generation 0) then matches no key. */
+	hd->gen = 1;
 	if (cache) {
 		hd->cache = alloc_percpu(struct khist_hit_cache);
 		if (!hd->cache) {

@@ -40,15 +40,15 @@ struct khist_hist_pad {
 
 /**
  * struct khist_hist_pads - the pads of one CPU
- * @level: pads in use
- * @pad:   the pads
+ * @pad: the pads
  */
 struct khist_hist_pads {
-	int level;
 	struct khist_hist_pad pad[KHIST_PAD_LEVELS];
 };
 
 static struct khist_hist_pads __percpu *khist_pads;
+/* Pads in use on this CPU (static per-CPU: one %gs access). */
+static DEFINE_PER_CPU(int, khist_pad_level);
 
 /*
  * Tracepoint iterators (__traceiter_<name>) seen in captured stacks: the
@@ -239,6 +239,8 @@ static __always_inline void khist_cache_set(struct khist_hit_cache *hc,
 	w->key[1] = k[1];
 	w->elt = elt;
 	w->gen = gen;
+	w->sum = khist_map_local_sum(elt, 0);
+	hc->hits = khist_map_local_hits(elt->map);
 	hc->next ^= 1;
 }
 
@@ -301,7 +303,7 @@ struct khist_map_elt *khist_hist_lookup(struct khist_hist_data *hd,
 	u64 k[2], e[2];
 
 	/* The calling hit holds level 1 when it is the outermost. */
-	if (!hd->cache || this_cpu_read(khist_pads->level) != 1)
+	if (!hd->cache || this_cpu_read(khist_pad_level) != 1)
 		return khist_map_lookup(hd->map, key);
 	khist_cache_key(hd, key, k);
 	hc = this_cpu_ptr(hd->cache);
@@ -398,6 +400,44 @@ static noinline void khist_hist_hit(struct khist_hist_trigger *ht,
 		khist_inter_hit(in, hd, elt, &c, &pad->inter);
 }
 
+/*
+ * A counting hist: plain, keyed on common_pid or common_cpu alone (no
+ * modifier: .execname only prints), hitcount its only value, no filter,
+ * a map with per-CPU sums and a one-word last-hit cache. Its hits need
+ * nothing of the record: khist_triggers_fast() counts a hit on a key this
+ * CPU hit last without building a record at all.
+ */
+static void khist_hist_counting_set(struct khist_hist_trigger *ht)
+{
+	const struct khist_fetch_plan *p = &ht->plan;
+	const struct khist_fetch *k = &p->keys[0];
+	const struct khist_hist_data *hd = ht->hd;
+	bool pid, cpu;
+
+	pid = k->op == KHIST_FETCH_S32 &&
+	      k->src == offsetof(struct khist_common_hdr, pid);
+	cpu = k->op == KHIST_FETCH_CPU;
+	ht->count_cpu = cpu;
+	ht->counting = ht->plain && p->n_keys == 1 && p->n_vals == 1 &&
+		       (pid || cpu) && k->mod == KHIST_FMOD_NONE && !k->dst &&
+		       !ht->base.filter && hd->cache && hd->key_words == 1 &&
+		       khist_map_sums_percpu(hd->map);
+}
+
+/**
+ * khist_hist_counting() - whether a trigger is a counting hist
+ * @t: a linked trigger of any type
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: true for a hist trigger whose hits khist_triggers_fast() can
+ * count.
+ */
+bool khist_hist_counting(const struct khist_trigger *t)
+{
+	return khist_is_hist(t) &&
+	       container_of(t, struct khist_hist_trigger, base)->counting;
+}
+
 /**
  * khist_hist_plain_set() - whether a trigger's hits are all direct loads
  * @ht: the trigger, its data set
@@ -419,6 +459,7 @@ void khist_hist_plain_set(struct khist_hist_trigger *ht)
 		if (ht->plan.vals[i].op == KHIST_FETCH_EVAL)
 			plain = false;
 	ht->plain = plain;
+	khist_hist_counting_set(ht);
 }
 
 /**
@@ -443,12 +484,12 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 	if (smp_load_acquire(&hd->clearing))
 		return;
 	pads = this_cpu_ptr(khist_pads);
-	level = pads->level;
+	level = this_cpu_read(khist_pad_level);
 	if (level >= KHIST_PAD_LEVELS) {
 		atomic64_inc(&ht->lost);
 		return;
 	}
-	pads->level = level + 1;
+	this_cpu_write(khist_pad_level, level + 1);
 	barrier();
 	pad = &pads->pad[level];
 	/* Shorter than the plan: the evaluator reads 0 past the end. */
@@ -457,7 +498,67 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 	else
 		khist_hist_hit(ht, hd, rec, size, pad, level);
 	barrier();
-	pads->level = level;
+	this_cpu_write(khist_pad_level, level);
+}
+
+/**
+ * khist_triggers_fast() - count a hit of an event's counting hist
+ * @fast: ev->fast of an event that is only soft-enabled: its only
+ *        trigger, a counting hist
+ *
+ * A hit on the key (the task's pid or the CPU) this CPU counted last in
+ * that hist adds one to the entry's hitcount on this CPU and to the map's
+ * hits: what khist_hist_call() does for it, with no record, no header and
+ * no trigger call. Anything else (another key, a nested hit, the cache
+ * resting) is left to the full path.
+ *
+ * Context: any, NMI included, preemption disabled.
+ * Return: true when the hit is done with (counted, or skipped as the full
+ * path would skip it: paused, or the map being cleared).
+ */
+bool khist_triggers_fast(void *fast)
+{
+	struct khist_hist_trigger *ht = khist_to_hist(fast);
+	struct khist_hist_data *hd = ht->hd;
+	struct khist_hit_cache *hc;
+	struct khist_hit_way *w;
+	unsigned long gen;
+	bool done = false;
+	u64 k;
+
+	if (READ_ONCE(ht->base.paused))
+		return true;
+	/* Pairs with the release in khist_hist_data_clear(). */
+	if (smp_load_acquire(&hd->clearing))
+		return true;
+	/* The cache is the outermost hit's only (struct khist_hit_cache). */
+	if (this_cpu_read(khist_pad_level))
+		return false;
+	this_cpu_write(khist_pad_level, 1);
+	barrier();
+	/* The key as khist_fetch_key() builds it: common_pid sign-extended. */
+	if (ht->count_cpu)
+		k = raw_smp_processor_id();
+	else
+		k = (u64)(s64)current->pid;
+	hc = this_cpu_ptr(hd->cache);
+	/* Ordered after the acquire of hd->clearing. */
+	gen = READ_ONCE(hd->gen);
+	w = &hc->way[0];
+	if (w->key[0] != k || w->gen != gen) {
+		w = &hc->way[1];
+		if (w->key[0] != k || w->gen != gen)
+			goto out;
+	}
+	/* A way of this generation has its sum: the map's sums are per-CPU. */
+	local64_inc(w->sum);
+	local64_inc(hc->hits);
+	hc->misses = 0;
+	done = true;
+out:
+	barrier();
+	this_cpu_write(khist_pad_level, 0);
+	return done;
 }
 
 /**

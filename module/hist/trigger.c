@@ -112,11 +112,13 @@ static void khist_trigger_reads_update(struct khist_event *ev,
 }
 
 /*
- * Set et->one after @et's list changed. A probe that still sees the old
- * value runs the trigger list as it was before the change (an unlinked
- * trigger is freed only after khist_trigger_sync()).
+ * Set et->one, and ev->fast when that one trigger is a counting hist,
+ * after @et's list changed. A probe that still sees the old values runs
+ * the triggers as they were before the change (an unlinked trigger is
+ * freed only after khist_trigger_sync()).
  */
-static void khist_trigger_one_update(struct khist_ev_triggers *et)
+static void khist_trigger_one_update(struct khist_event *ev,
+				     struct khist_ev_triggers *et)
 {
 	struct khist_trigger *one = NULL;
 
@@ -124,6 +126,10 @@ static void khist_trigger_one_update(struct khist_ev_triggers *et)
 		one = list_first_entry(&et->list, struct khist_trigger, list);
 	/* The trigger is filled in before a probe finds it here. */
 	smp_store_release(&et->one, one);
+	/* So too for the probe's khist_rec_fast(). */
+	smp_store_release(&ev->fast,
+			  one && khist_hist_counting(one) ? one : NULL);
+	khist_event_fast_sync(ev);
 }
 
 /**
@@ -156,7 +162,7 @@ int khist_trigger_add(struct khist_event *ev, struct khist_trigger *t)
 		list_add_tail_rcu(&t->list, &et->list);
 	else
 		list_add_rcu(&t->list, &et->list);
-	khist_trigger_one_update(et);
+	khist_trigger_one_update(ev, et);
 	khist_event_set_triggers(ev, true);
 	return 0;
 }
@@ -173,7 +179,7 @@ void khist_trigger_unlink(struct khist_trigger *t)
 
 	lockdep_assert_held(&khist_event_mutex);
 	list_del_rcu(&t->list);
-	khist_trigger_one_update(et);
+	khist_trigger_one_update(t->ev, et);
 	if (list_empty(&et->list))
 		khist_event_set_triggers(t->ev, false);
 	khist_trigger_reads_update(t->ev, et);

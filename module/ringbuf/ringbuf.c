@@ -296,6 +296,43 @@ khist_rec_hdr_only(struct khist_event *ev, unsigned int reads)
 	khist_triggers_call(ev, &hdr, sizeof(hdr));
 }
 
+/* A counting hist's miss: the full path, for a record of the header only. */
+static noinline void khist_rec_fast_miss(struct khist_event *ev)
+{
+	unsigned int reads;
+
+	if (!READ_ONCE(ev->has_triggers))
+		return;
+	/*
+	 * Pairs with the releases in trigger.c. A trigger that was just
+	 * added may read fields: it sees the size of a header.
+	 */
+	reads = smp_load_acquire(&ev->trig_reads);
+	khist_rec_hdr_only(ev, reads);
+}
+
+/**
+ * khist_rec_fast() - one hit of an event that is only counted
+ * @ev: def->fast (see khist_rec_counted())
+ *
+ * The event is not recorded and its only trigger is a counting hist: a
+ * hit on a key this CPU counted last is counted without a record; any
+ * other hit runs the trigger on a record of the header only, which is
+ * all that such a trigger reads.
+ *
+ * Context: any (NMI included), preemption disabled.
+ */
+void khist_rec_fast(struct khist_event *ev)
+{
+	/* Pairs with the release in trigger.c. */
+	void *t = smp_load_acquire(&ev->fast);
+
+	if (likely(t) && khist_triggers_fast(t))
+		return;
+	khist_rec_fast_miss(ev);
+}
+EXPORT_SYMBOL_GPL(khist_rec_fast);
+
 /* Take this CPU's scratch slot for the current context level. */
 static __always_inline void *khist_scratch_get(unsigned int size)
 {

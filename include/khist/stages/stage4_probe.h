@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Stage 4: the probe of each class. khist_dynsize_<class>() measures the
- * dynamic fields; khist_probe_<class>() reserves the record, points the
- * __data_loc fields at their space, runs TP_fast_assign and commits.
+ * dynamic fields; khist_probe_<class>() lets khist count a hit that needs
+ * no record, or reserves the record, points the __data_loc fields at
+ * their space, runs TP_fast_assign and commits.
  * Runs in any context with preemption disabled; never allocates. The
  * probe's only locals are the fixed-size record context and the dynamic
  * field offsets, which khist itself fills: no stack canary.
@@ -59,6 +60,8 @@
 		struct khist_rec_ctx __ctx __uninitialized;		\
 		unsigned int __ds;					\
 									\
+		if (khist_rec_counted(__def))				\
+			return;						\
 		__ds = khist_dynsize_##class(&__d, args);		\
 		__entry = khist_rec_reserve(&__ctx, __def,		\
 					    sizeof(*__entry) + __ds);	\
