@@ -173,6 +173,8 @@ static void khist_sc_enter_probe(void *data, struct pt_regs *regs, long id)
 		sc = &khist_syscalls[i];
 		if (sc->nr != id || !READ_ONCE(sc->enter.active))
 			continue;
+		if (khist_rec_counted(&sc->enter))
+			return;
 		r = khist_rec_reserve(&ctx, &sc->enter, sc->enter.rec_size);
 		if (!r)
 			return;
@@ -199,6 +201,8 @@ static void khist_sc_exit_probe(void *data, struct pt_regs *regs, long ret)
 		sc = &khist_syscalls[i];
 		if (sc->nr != nr || !READ_ONCE(sc->exit.active))
 			continue;
+		if (khist_rec_counted(&sc->exit))
+			return;
 		r = khist_rec_reserve(&ctx, &sc->exit, sizeof(*r));
 		if (!r)
 			return;
