@@ -258,7 +258,6 @@ static void khist_event_detach(struct khist_event *ev)
 	struct khist_event *top = ev->def->ev;
 
 	WRITE_ONCE(ev->attached, 0);
-	khist_event_fast_sync(top);
 	if (ev->def->attach)
 		ev->def->attach(ev, false);
 	if (ev != top)
@@ -267,7 +266,7 @@ static void khist_event_detach(struct khist_event *ev)
 	khist_probe_put(top);
 }
 
-/* khist_event_set_enabled() without the mutex check and def->fast. */
+/* khist_event_set_enabled() but for its checks and khist_event_fast_sync(). */
 static int khist_event_enable_locked(struct khist_event *ev, bool on, bool soft)
 {
 	bool detach;
@@ -328,9 +327,6 @@ int khist_event_set_enabled(struct khist_event *ev, bool on, bool soft)
 	lockdep_assert_held(&khist_event_mutex);
 	if (!ev->def)
 		return -ENODEV;
-	/* Recording may start: no hit is taken without a record from here. */
-	if (on && !soft)
-		WRITE_ONCE(ev->def->fast, NULL);
 	ret = khist_event_enable_locked(ev, on, soft);
 	khist_event_fast_sync(ev);
 	return ret;
