@@ -66,9 +66,13 @@ struct khist_filter;
  * @trigger_data:  for the trigger/hist code, untouched by the registry
  * @fast:          the trigger engine's counting hist for the event, or NULL
  *                 (set by the engine under khist_event_mutex, release,
- *                 then khist_event_fast_sync()): while nothing else wants
- *                 the event, def->fast points here and the probe calls
- *                 khist_rec_fast(), which hands it to khist_triggers_fast()
+ *                 then khist_event_fast_sync()). A record built for the
+ *                 triggers only is handed to khist_triggers_fast_rec()
+ *                 instead of khist_triggers_call(). When @fast_norec is set too and nothing else
+ *                 wants the event, def->fast points here and the probe
+ *                 calls khist_rec_fast(), which hands the hit to
+ *                 khist_triggers_fast() without a record.
+ * @fast_norec:    @fast reads nothing of the record (set with @fast)
  */
 struct khist_event {
 	struct khist_event_schema schema;
@@ -92,6 +96,7 @@ struct khist_event {
 	struct khist_filter __rcu *filter;
 	void *trigger_data;
 	void *fast;
+	int fast_norec;
 };
 
 /**
@@ -139,6 +144,11 @@ void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size);
  * Any context (NMI included), preemption disabled.
  */
 bool khist_triggers_fast(void *fast);
+/*
+ * khist_triggers_call() for an event whose only trigger is @fast (a
+ * counting hist): @rec was built for the triggers only.
+ */
+void khist_triggers_fast_rec(void *fast, void *rec, unsigned int size);
 
 /* Registry (registry.c). */
 int khist_events_init(struct khist_instance *inst);

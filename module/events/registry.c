@@ -203,7 +203,8 @@ static void khist_probe_put(struct khist_event *top)
  *
  * def->fast lets the probe hand a hit to khist_rec_fast() before building
  * anything. It is set while the top instance's event has a counting hist
- * (ev->fast) and nothing else wants the event: attached for that
+ * that reads no record (ev->fast, ev->fast_norec) and nothing else wants
+ * the event: attached for that
  * trigger's soft use alone (no other trigger or enable_event/disable_event
  * target use, which could switch recording on from a probe), not
  * recorded, and no other instance's event attached. Called after every
@@ -220,8 +221,9 @@ void khist_event_fast_sync(struct khist_event *ev)
 	lockdep_assert_held(&khist_event_mutex);
 	if (!top)
 		return;
-	on = top->fast && top->attached && READ_ONCE(top->soft_disabled) &&
-	     top->sm_ref == 1 && !top->nr_multi;
+	on = top->fast && top->fast_norec && top->attached &&
+	     READ_ONCE(top->soft_disabled) && top->sm_ref == 1 &&
+	     !top->nr_multi;
 	/* After the state it depends on; pairs with khist_rec_counted(). */
 	smp_store_release(&def->fast, on ? top : NULL);
 }

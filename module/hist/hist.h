@@ -236,9 +236,9 @@ struct khist_hit_cache {
  * @plan:     how its hits read keys and values from the record
  * @plain:    every key and value is a direct load, and nothing else is
  *            needed (khist_hist_plain_set())
- * @counting: a counting hist (khist_hist_counting()): the key is common_pid
- *            (@count_cpu false) or common_cpu (true), the value hitcount
- * @count_cpu: see @counting
+ * @counting: a counting hist (khist_hist_counting()): one key of one word,
+ *            a direct load, the value hitcount, no filter
+ * @count_from: where a counting hist's key is: KHIST_COUNT_*
  */
 struct khist_hist_trigger {
 	struct khist_trigger base;
@@ -249,7 +249,14 @@ struct khist_hist_trigger {
 	struct khist_fetch_plan plan;
 	bool plain;
 	bool counting;
-	bool count_cpu;
+	u8 count_from;
+};
+
+/* Where a counting hist's key comes from (khist_hist_trigger.count_from). */
+enum khist_count_from {
+	KHIST_COUNT_FIELD,
+	KHIST_COUNT_PID,
+	KHIST_COUNT_CPU,
 };
 
 #define KHIST_STR_SLOT KHIST_STR_MAX
@@ -291,6 +298,7 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 		     u64 ts);
 void khist_hist_plain_set(struct khist_hist_trigger *ht);
 bool khist_hist_counting(const struct khist_trigger *t);
+bool khist_hist_counting_norec(const struct khist_trigger *t);
 void khist_hist_learn_tracepoint(const char *name);
 int khist_hist_pads_init(void);
 void khist_hist_pads_exit(void);

@@ -401,25 +401,28 @@ static noinline void khist_hist_hit(struct khist_hist_trigger *ht,
 }
 
 /*
- * A counting hist: plain, keyed on common_pid or common_cpu alone (no
- * modifier: .execname only prints), hitcount its only value, no filter,
- * a map with per-CPU sums and a one-word last-hit cache. Its hits need
- * nothing of the record: khist_triggers_fast() counts a hit on a key this
- * CPU hit last without building a record at all.
+ * A counting hist: plain, one key of one word loaded straight from the
+ * record, common_pid or common_cpu (.log2 and .buckets applied;
+ * .execname only prints), hitcount its only value, no filter, a map with
+ * per-CPU sums and a last-hit cache. A hit on a key this CPU hit last is
+ * counted by khist_triggers_fast() (common_pid, common_cpu: no record
+ * at all) or khist_triggers_fast_rec() (a field of the record).
  */
 static void khist_hist_counting_set(struct khist_hist_trigger *ht)
 {
 	const struct khist_fetch_plan *p = &ht->plan;
 	const struct khist_fetch *k = &p->keys[0];
 	const struct khist_hist_data *hd = ht->hd;
-	bool pid, cpu;
 
-	pid = k->op == KHIST_FETCH_S32 &&
-	      k->src == offsetof(struct khist_common_hdr, pid);
-	cpu = k->op == KHIST_FETCH_CPU;
-	ht->count_cpu = cpu;
+	if (k->op == KHIST_FETCH_CPU)
+		ht->count_from = KHIST_COUNT_CPU;
+	else if (k->op == KHIST_FETCH_S32 && k->mod == KHIST_FMOD_NONE &&
+		 k->src == offsetof(struct khist_common_hdr, pid))
+		ht->count_from = KHIST_COUNT_PID;
+	else
+		ht->count_from = KHIST_COUNT_FIELD;
 	ht->counting = ht->plain && p->n_keys == 1 && p->n_vals == 1 &&
-		       (pid || cpu) && k->mod == KHIST_FMOD_NONE && !k->dst &&
+		       k->op != KHIST_FETCH_EVAL && !k->dst &&
 		       !ht->base.filter && hd->cache && hd->key_words == 1 &&
 		       khist_map_sums_percpu(hd->map);
 }
@@ -436,6 +439,19 @@ bool khist_hist_counting(const struct khist_trigger *t)
 {
 	return khist_is_hist(t) &&
 	       container_of(t, struct khist_hist_trigger, base)->counting;
+}
+
+/**
+ * khist_hist_counting_norec() - whether a counting hist reads no record
+ * @t: a trigger for which khist_hist_counting() is true
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: true when its key is common_pid or common_cpu.
+ */
+bool khist_hist_counting_norec(const struct khist_trigger *t)
+{
+	return container_of(t, struct khist_hist_trigger, base)->count_from !=
+	       KHIST_COUNT_FIELD;
 }
 
 /**
@@ -501,33 +517,19 @@ void khist_hist_call(struct khist_trigger *t, void *rec, unsigned int size,
 	this_cpu_write(khist_pad_level, level);
 }
 
-/**
- * khist_triggers_fast() - count a hit of an event's counting hist
- * @fast: ev->fast of an event that is only soft-enabled: its only
- *        trigger, a counting hist
- *
- * A hit on the key (the task's pid or the CPU) this CPU counted last in
- * that hist adds one to the entry's hitcount on this CPU and to the map's
- * hits: what khist_hist_call() does for it, with no record, no header and
- * no trigger call. Anything else (another key, a nested hit, the cache
- * resting) is left to the full path.
- *
- * Context: any, NMI included, preemption disabled.
- * Return: true when the hit is done with (counted, or skipped as the full
- * path would skip it: paused, or the map being cleared).
+/*
+ * Count a hit of @ht on @k when this CPU hit that key last. False: the
+ * full hit must run (another key, or a nested hit, which may not touch
+ * the cache). True also when the map is being cleared (nothing to do).
  */
-bool khist_triggers_fast(void *fast)
+static __always_inline bool khist_count_hit(struct khist_hist_trigger *ht,
+					    struct khist_hit_cache *hc, u64 k)
 {
-	struct khist_hist_trigger *ht = khist_to_hist(fast);
 	struct khist_hist_data *hd = ht->hd;
-	struct khist_hit_cache *hc;
 	struct khist_hit_way *w;
 	unsigned long gen;
 	bool done = false;
-	u64 k;
 
-	if (READ_ONCE(ht->base.paused))
-		return true;
 	/* Pairs with the release in khist_hist_data_clear(). */
 	if (smp_load_acquire(&hd->clearing))
 		return true;
@@ -536,12 +538,6 @@ bool khist_triggers_fast(void *fast)
 		return false;
 	this_cpu_write(khist_pad_level, 1);
 	barrier();
-	/* The key as khist_fetch_key() builds it: common_pid sign-extended. */
-	if (ht->count_cpu)
-		k = raw_smp_processor_id();
-	else
-		k = (u64)(s64)current->pid;
-	hc = this_cpu_ptr(hd->cache);
 	/* Ordered after the acquire of hd->clearing. */
 	gen = READ_ONCE(hd->gen);
 	w = &hc->way[0];
@@ -559,6 +555,75 @@ out:
 	barrier();
 	this_cpu_write(khist_pad_level, 0);
 	return done;
+}
+
+/**
+ * khist_triggers_fast() - count a hit of an event's counting hist
+ * @fast: ev->fast of an event that is only soft-enabled: its only
+ *        trigger, a counting hist on common_pid or common_cpu
+ *
+ * A hit on the key (the task's pid or the CPU) this CPU counted last in
+ * that hist adds one to the entry's hitcount on this CPU and to the map's
+ * hits: what khist_hist_call() does for it, with no record, no header and
+ * no trigger call. Anything else (another key, a nested hit) is left to
+ * the full path.
+ *
+ * Context: any, NMI included, preemption disabled.
+ * Return: true when the hit is done with (counted, or skipped as the full
+ * path would skip it: paused, or the map being cleared).
+ */
+bool khist_triggers_fast(void *fast)
+{
+	struct khist_hist_trigger *ht = khist_to_hist(fast);
+	struct khist_hit_cache *hc;
+	u64 k;
+
+	if (READ_ONCE(ht->base.paused))
+		return true;
+	/* The key as khist_fetch_key() builds it: common_pid sign-extended. */
+	if (ht->count_from == KHIST_COUNT_CPU)
+		k = raw_smp_processor_id();
+	else
+		k = (u64)(s64)current->pid;
+	hc = this_cpu_ptr(ht->hd->cache);
+	return khist_count_hit(ht, hc, k);
+}
+
+/**
+ * khist_triggers_fast_rec() - a hit of an event whose only trigger is a
+ * counting hist, on a record built for the triggers only
+ * @fast: ev->fast
+ * @rec:  the record
+ * @size: its size
+ *
+ * What khist_triggers_call() does for that trigger (it has no filter),
+ * without the call: a key this CPU hit last is counted as by
+ * khist_triggers_fast(), read from @rec by the trigger's fetch plan; any
+ * other hit is the trigger's full hit. While the last-hit cache rests
+ * (keys that do not repeat), straight to the full hit.
+ *
+ * Context: any, NMI included, preemption disabled.
+ */
+void khist_triggers_fast_rec(void *fast, void *rec, unsigned int size)
+{
+	struct khist_hist_trigger *ht = khist_to_hist(fast);
+	/* Only rec and cpu are read by a direct fetch: no need to zero it. */
+	struct khist_eval_ctx c __uninitialized;
+	struct khist_hit_cache *hc;
+
+	if (READ_ONCE(ht->base.paused))
+		return;
+	hc = this_cpu_ptr(ht->hd->cache);
+	/* Shorter than the plan: the evaluator's business (the full hit). */
+	if (!hc->rest && likely(size >= ht->plan.min_size)) {
+		c.rec = rec;
+		c.size = size;
+		c.cpu = raw_smp_processor_id();
+		if (khist_count_hit(ht, hc,
+				    khist_fetch_one(&ht->plan.keys[0], &c)))
+			return;
+	}
+	khist_hist_call(&ht->base, rec, size, 0);
 }
 
 /**

@@ -126,9 +126,11 @@ static void khist_trigger_one_update(struct khist_event *ev,
 		one = list_first_entry(&et->list, struct khist_trigger, list);
 	/* The trigger is filled in before a probe finds it here. */
 	smp_store_release(&et->one, one);
-	/* So too for the probe's khist_rec_fast(). */
-	smp_store_release(&ev->fast,
-			  one && khist_hist_counting(one) ? one : NULL);
+	if (one && !khist_hist_counting(one))
+		one = NULL;
+	ev->fast_norec = one && khist_hist_counting_norec(one);
+	/* So too for khist_rec_fast() and the scratch commit. */
+	smp_store_release(&ev->fast, one);
 	khist_event_fast_sync(ev);
 }
 

@@ -281,6 +281,22 @@ static void khist_rec_run_triggers(struct khist_event *ev, void *rec,
 }
 
 /*
+ * A record built for the triggers only: an only trigger that is a
+ * counting hist is called directly (pairs with the release in trigger.c).
+ */
+static __always_inline void khist_rec_scratch_triggers(struct khist_event *ev,
+							void *rec,
+							unsigned int size)
+{
+	void *t = smp_load_acquire(&ev->fast);
+
+	if (t)
+		khist_triggers_fast_rec(t, rec, size);
+	else
+		khist_triggers_call(ev, rec, size);
+}
+
+/*
  * Triggers that read only the header: run them on one built on the stack
  * and build nothing else. Out of line, so that the reserve path has no
  * local whose address is taken; the header is its only local, hence no
@@ -293,7 +309,7 @@ khist_rec_hdr_only(struct khist_event *ev, unsigned int reads)
 
 	khist_hdr_for(&hdr, ev->schema.id, reads);
 	/* The caller has just seen has_triggers set. */
-	khist_triggers_call(ev, &hdr, sizeof(hdr));
+	khist_rec_scratch_triggers(ev, &hdr, sizeof(hdr));
 }
 
 /* A counting hist's miss: the full path, for a record of the header only. */
@@ -578,7 +594,8 @@ void khist_rec_commit(struct khist_rec_ctx *ctx)
 			 * In scratch: built only because has_triggers was set
 			 * (the list itself says which triggers still run).
 			 */
-			khist_triggers_call(ctx->ev, ctx->rec, ctx->size);
+			khist_rec_scratch_triggers(ctx->ev, ctx->rec,
+						   ctx->size);
 			this_cpu_dec(khist_scratch->level);
 			return;
 		}

@@ -6,7 +6,8 @@
 # "# READY" on the result port, then runs the workload until the host's
 # debugger has what it wants and stops the VM.
 #
-# Kernel command line: khsteps.cfg=CFG (c cf cn d e e2 g gx h1 b sc sd mc).
+# Kernel command line: khsteps.cfg=CFG (c cf cn d e e2 f1 g gx h1 b sc sd
+# mc). f1 is row f's trigger on one CPU: keys=id, the same id every time.
 # e2 clears its hist after each run of new keys, so that every event
 # stepped is an insert.
 set -u
@@ -43,6 +44,7 @@ e)
 	echo 'hist:keys=id:size=16384' > $SE/trigger
 	w="enosys 100000 10000"
 	;;
+f1) echo 'hist:keys=id' > $SE/trigger ;;
 e2)
 	echo 'hist:keys=id:size=131072' > $SE/trigger
 	w="fresh 100000"
