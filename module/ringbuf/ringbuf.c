@@ -282,12 +282,12 @@ static void khist_rec_run_triggers(struct khist_event *ev, void *rec,
 
 /*
  * A record built for the triggers only: an only trigger that is a
- * counting hist is called directly (pairs with the release in trigger.c).
+ * counting hist is called directly.
  */
-static __always_inline void khist_rec_scratch_triggers(struct khist_event *ev,
-							void *rec,
-							unsigned int size)
+static __always_inline void
+khist_rec_scratch_triggers(struct khist_event *ev, void *rec, unsigned int size)
 {
+	/* Pairs with the release in trigger.c. */
 	void *t = smp_load_acquire(&ev->fast);
 
 	if (t)
