@@ -68,10 +68,10 @@ struct khist_filter;
  *                 (set by the engine under khist_event_mutex, release,
  *                 then khist_event_fast_sync()). A record built for the
  *                 triggers only is handed to khist_triggers_fast_rec()
- *                 instead of khist_triggers_call(). When @fast_norec is set too and nothing else
- *                 wants the event, def->fast points here and the probe
- *                 calls khist_rec_fast(), which hands the hit to
- *                 khist_triggers_fast() without a record.
+ *                 instead of khist_triggers_call(). When @fast_norec is
+ *                 set too and nothing else wants the event, def->fast
+ *                 points here and the probe calls khist_rec_fast(), which
+ *                 hands the hit to khist_triggers_fast() without a record.
  * @fast_norec:    @fast reads nothing of the record (set with @fast)
  */
 struct khist_event {

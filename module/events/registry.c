@@ -204,11 +204,12 @@ static void khist_probe_put(struct khist_event *top)
  * def->fast lets the probe hand a hit to khist_rec_fast() before building
  * anything. It is set while the top instance's event has a counting hist
  * that reads no record (ev->fast, ev->fast_norec) and nothing else wants
- * the event: attached for that
- * trigger's soft use alone (no other trigger or enable_event/disable_event
- * target use, which could switch recording on from a probe), not
- * recorded, and no other instance's event attached. Called after every
- * change of any of those.
+ * the event: attached for that trigger's soft use alone (no other trigger
+ * or enable_event/disable_event target use, which could switch recording
+ * on from a probe), not recorded, and no other instance's event
+ * attached. Called after every change of any of those: by
+ * khist_event_set_enabled() (which attaches), khist_event_detach() and
+ * the trigger engine.
  *
  * Context: process context, khist_event_mutex held.
  */
@@ -250,7 +251,6 @@ static int khist_event_attach(struct khist_event *ev)
 	 */
 	if (ev != top)
 		WRITE_ONCE(top->nr_multi, top->nr_multi + 1);
-	khist_event_fast_sync(top);
 	WRITE_ONCE(ev->attached, 1);
 	return 0;
 }
