@@ -3,31 +3,80 @@
 # khist developer entry points. `make help` lists them.
 
 KVER ?= 6.12
-# Kernel build tree: the running kernel's if it has one, else the installed
-# Debian headers for KVER (6.1 or 6.12).
-ifeq ($(origin KDIR),undefined)
-KDIR := $(shell sh selftests/vm/kernel.sh kdir $(KVER) 2>/dev/null)
-endif
+BUILD := $(CURDIR)/build
 ARCH_FLAGS :=
 
-BUILD := $(CURDIR)/build
-KREL = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
-MODDIR = $(BUILD)/mod-$(KREL)
-MOD_SRCS := Kbuild $(shell find module include selftests/modules -name '*.[ch]' -o -name 'Kbuild*' 2>/dev/null)
+# Nothing is looked up while make reads this file: `make demo` and
+# `make check` install the kernels first (make deps), so every path that
+# depends on them is computed when a recipe needs it (X = $(eval X := ...)
+# runs the look-up once, at first use).
 
-.PHONY: all module modules clean deps unit vmtest check demo style sparse kdoc \
-	w1 help bench-map fuzz stress ftracetest bench bench-steps debug-kernel
+# Debian's headers for KVER (6.1, 6.12, 6.12-rt, 6.12-kasan, ...): what
+# the VM targets build against, as they boot Debian's kernel KVER.
+KVER_KDIR = $(eval KVER_KDIR := $$(shell sh selftests/vm/kernel.sh kdir $$(KVER) 2>/dev/null))$(KVER_KDIR)
+UNAME_R = $(eval UNAME_R := $$(shell uname -r))$(UNAME_R)
+RUN_KDIR = /lib/modules/$(UNAME_R)/build
+
+# The tree `make`, `make module` and `make install` build for, and why:
+# KDIR if given; Debian's headers if KVER is given; else the running
+# kernel's build tree if it has one; else Debian's 6.12 headers.
+ifneq ($(origin KDIR),undefined)
+WHY = KDIR=$(KDIR)
+TEST_KDIR = $(KDIR)
+else
+TEST_KDIR = $(KVER_KDIR)
+ifneq ($(filter command line environment,$(origin KVER)),)
+KDIR = $(KVER_KDIR)
+WHY = Debian's KVER=$(KVER) headers
+else
+KDIR = $(if $(wildcard $(RUN_KDIR)/Makefile),$(RUN_KDIR),$(KVER_KDIR))
+WHY = $(if $(wildcard $(RUN_KDIR)/Makefile),the running kernel ($(RUN_KDIR)),no build tree for the running kernel $(UNAME_R) ($(RUN_KDIR) is missing): Debian's KVER=$(KVER) headers instead; set KVER= or KDIR= to choose)
+endif
+endif
+
+krel = $(shell cat $(1)/include/config/kernel.release 2>/dev/null)
+KREL = $(eval KREL := $$(call krel,$$(KDIR)))$(KREL)
+MODDIR = $(BUILD)/mod-$(KREL)
+# The modules the VM targets load: built by `testmodules` for KVER.
+TEST_MODDIR = $(BUILD)/mod-$(call krel,$(TEST_KDIR))
+
+# make install puts khist.ko here (INSTALL_MOD_PATH: another root, as
+# with the kernel's modules_install); depmod makes modprobe find it.
+INSTALL_MOD_PATH ?=
+MOD_DEST = $(INSTALL_MOD_PATH)/lib/modules/$(KREL)/updates
+DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
+
+.PHONY: all module modules testmodules install uninstall clean deps unit \
+	vmtest check demo demo-vm style sparse kdoc w1 help bench-map fuzz \
+	stress ftracetest bench bench-steps debug-kernel
 
 all: module
 
 # Kbuild runs in a tree of symlinks under build/ so that objects for 6.1 and
-# 6.12 never mix and the source tree stays clean.
+# 6.12 never mix and the source tree stays clean. Only khist.ko is built,
+# unless TESTMODS=1 (the test modules of selftests/modules too).
 module modules:
-	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "khist: no kernel build tree (KDIR=$(KDIR)); run 'make deps' or set KDIR" >&2; exit 1; }
+	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { echo "khist: no kernel build tree ($(WHY)); run 'make deps' or set KDIR" >&2; exit 1; }
+	@echo "khist: building for $(KREL): $(WHY)"
 	@sh selftests/vm/linktree.sh $(CURDIR) $(MODDIR)
-	$(MAKE) -C $(KDIR) M=$(MODDIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
+	$(MAKE) -C $(KDIR) M=$(MODDIR) $(if $(TESTMODS),KHIST_TESTMODS=y) \
+		$(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 	@ln -sf $(MODDIR)/khist.ko khist.ko
 	@echo "khist: built $(MODDIR)/khist.ko for $(KREL)"
+
+# khist.ko and the test modules for Debian's KVER: what the VM targets need.
+testmodules:
+	@$(MAKE) -s module KVER=$(KVER) TESTMODS=1
+
+install: module
+	install -D -m 0644 $(MODDIR)/khist.ko $(MOD_DEST)/khist.ko
+	$(DEPMOD)
+	@echo "khist: installed $(MOD_DEST)/khist.ko; 'modprobe khist' loads it"
+
+uninstall:
+	@test -n "$(KREL)" || { echo "khist: no kernel release ($(WHY)); set KDIR or KVER" >&2; exit 1; }
+	rm -f $(MOD_DEST)/khist.ko
+	$(DEPMOD)
 
 deps:
 	@sh selftests/vm/deps.sh
@@ -35,13 +84,19 @@ deps:
 unit:
 	@$(MAKE) -s -C selftests/unit run
 
-vmtest: module
-	@sh selftests/vm/run.sh test $(KVER) $(MODDIR)
+# The VM targets boot Debian's kernel KVER: they build for it (or for KDIR
+# if given), whatever the running kernel is.
+vmtest: testmodules
+	@sh selftests/vm/run.sh test $(KVER) $(TEST_MODDIR)
 
+# demo installs the kernels first, then runs a new make that finds them.
 demo:
 	@sh selftests/vm/deps.sh
+	@$(MAKE) -s demo-vm
+
+demo-vm:
 	@$(MAKE) -s module KVER=$(KVER)
-	@sh selftests/vm/run.sh demo $(KVER) $(MODDIR)
+	@sh selftests/vm/run.sh demo $(KVER) $(TEST_MODDIR)
 
 check:
 	@sh selftests/vm/deps.sh
@@ -65,11 +120,13 @@ STRESS_SECONDS ?= 180
 fuzz:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh selftests/fuzz/run.sh
 
-stress: module
-	@STRESS_SECONDS=$(STRESS_SECONDS) sh selftests/stress/run.sh $(KVER) $(MODDIR)
+stress:
+	@$(MAKE) -s module KVER=$(KVER)
+	@STRESS_SECONDS=$(STRESS_SECONDS) sh selftests/stress/run.sh $(KVER) $(TEST_MODDIR)
 
-ftracetest: module
-	@sh selftests/conform/ftracetest.sh $(KVER) $(MODDIR)
+ftracetest:
+	@$(MAKE) -s module KVER=$(KVER)
+	@sh selftests/conform/ftracetest.sh $(KVER) $(TEST_MODDIR)
 
 # Debug kernels (KASAN/lockdep/kmemleak, or KCSAN), cached in
 # /var/cache/khist/kdebug; then e.g. `make vmtest KVER=6.12-kasan`.
@@ -77,13 +134,14 @@ DEBUG_VARIANT ?= kasan
 debug-kernel:
 	@sh selftests/debugkernel/build.sh $(DEBUG_VARIANT)
 
-bench: module
-	@sh selftests/bench/vm/run.sh $(KVER) $(MODDIR)
+bench: testmodules
+	@sh selftests/bench/vm/run.sh $(KVER) $(TEST_MODDIR)
 
 # Instructions of one event, function by function (QEMU's gdb stub).
 STEPS ?= c cf d e g gx h1 sc mc
-bench-steps: module
-	@sh selftests/bench/steps/steps.sh $(KVER) $(MODDIR) $(STEPS)
+bench-steps:
+	@$(MAKE) -s module KVER=$(KVER)
+	@sh selftests/bench/steps/steps.sh $(KVER) $(TEST_MODDIR) $(STEPS)
 
 bench-map:
 	@$(MAKE) -s -C selftests/bench map
@@ -93,13 +151,21 @@ clean:
 	@$(MAKE) -s -C selftests/unit clean
 
 help:
-	@echo "make [KVER=6.1|6.12|6.12-rt|6.12-kasan|6.12-kcsan] [KDIR=...]  build khist.ko"
-	@echo "make deps        install the Debian packages khist needs (idempotent)"
+	@echo "make             build khist.ko for the running kernel (/lib/modules/\$$(uname -r)/build),"
+	@echo "                 or, if it has no build tree, for Debian's 6.12 headers (it says which)"
+	@echo "make KVER=6.1|6.12|6.12-rt|6.12-kasan|6.12-kcsan  or  make KDIR=DIR  build for that kernel"
+	@echo "make TESTMODS=1  also the test modules (selftests/modules); make testmodules: for KVER"
+	@echo "make install     khist.ko into /lib/modules/<release>/updates/, depmod (then modprobe khist)"
+	@echo "make uninstall   remove it, depmod (both: [INSTALL_MOD_PATH=ROOT] [KVER=|KDIR=])"
+	@echo "make clean       remove build/ and khist.ko"
+	@echo "make deps        install the Debian packages khist needs (idempotent): three kernels,"
+	@echo "                 says what and how much first, keeps the boot loader's default"
 	@echo "make unit        userspace tests of module/core (ASan+UBSan, TSan)"
 	@echo "make vmtest      boot the Debian kernel KVER in QEMU and run selftests/fs"
-	@echo "make check       unit + VM tests + area stages on 6.1 and 6.12; ends with 'N passed, N failed'"
+	@echo "make check       unit + style + VM tests on 6.1, 6.12, 6.12-rt + area stages; ends with 'N passed, N failed'"
 	@echo "make demo        build, boot a VM, load khist and show it at work"
 	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc"
+	@echo "make sparse|kdoc|w1  one of those gates alone"
 	@echo "make bench-map   tracing_map benchmark against liburcu's cds_lfht"
 	@echo "make bench       per-event cost, khist vs native hist triggers, in one VM"
 	@echo "make bench-steps [STEPS=\"c e\"]  instructions of one event per function (gdb)"

@@ -70,3 +70,4 @@ module_exit(khist_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("ftrace-style hist triggers for any kernel with tracepoints");
 MODULE_AUTHOR("The khist authors");
+MODULE_VERSION(KHIST_VERSION);

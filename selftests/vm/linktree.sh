@@ -10,6 +10,7 @@ dst=$2
 mkdir -p "$dst"
 find "$dst" -type l ! -exec test -e {} \; -delete 2>/dev/null || true
 ln -sf "$src/Kbuild" "$dst/Kbuild"
+ln -sf "$src/VERSION" "$dst/VERSION"
 cd "$src"
 find module include selftests/modules -type f \( -name '*.[ch]' -o -name 'Kbuild*' \) 2>/dev/null |
 while read -r f; do

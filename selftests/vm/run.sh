@@ -21,6 +21,8 @@
 #   KHIST_VM_APPEND   extra kernel command line
 #   KHIST_VM_TIMEOUT  seconds before the VM is killed (1800; 7200 on debug
 #                     kernels, whose tests also get 900 s each instead of 300)
+#   KHIST_VM_DRYRUN   1: print the QEMU command line and stop before the
+#                     initramfs is built (selftests/install/fresh.sh)
 set -u
 mode=$1
 kver=$2
@@ -44,13 +46,13 @@ case "$kver" in
 *) mem=1024 ;;
 esac
 [ -f "$kernel" ] || { echo "not ok - vm-$kver/boot: no kernel image for $kver (make deps)"; exit 1; }
+[ -f "$moddir/khist.ko" ] || {
+	echo "not ok - vm-$kver/module: no khist.ko in '$moddir' (make module KVER=$kver)"
+	exit 1
+}
 out=${KHIST_VM_OUT:-$top/build/vm-$kver}
 mkdir -p "$out"
 initrd="$out/initramfs.cpio"
-sh "$top/selftests/vm/mkinitramfs.sh" "$moddir" "$initrd" || {
-	echo "not ok - vm-$kver/initramfs"
-	exit 1
-}
 
 # watchdog_thresh=60: the soft-lockup report comes after 120 s instead of
 # 20. A loaded host can leave single-threaded TCG unscheduled for tens of
@@ -72,6 +74,16 @@ qemu="qemu-system-x86_64 -machine pc -cpu max -m ${KHIST_VM_MEM:-$mem}
 	-smp ${KHIST_VM_SMP:-2} -accel ${KHIST_VM_ACCEL:-tcg,thread=single} -no-reboot
 	-display none -monitor none ${KHIST_VM_QEMU:-}
 	-kernel $kernel -initrd $initrd"
+
+if [ "${KHIST_VM_DRYRUN:-0}" = 1 ]; then
+	echo "# khist-vm: dry run:" $qemu -append "\"$cmdline\""
+	echo "# khist-vm: modules:" "$moddir"/*.ko
+	exit 0
+fi
+sh "$top/selftests/vm/mkinitramfs.sh" "$moddir" "$initrd" || {
+	echo "not ok - vm-$kver/initramfs"
+	exit 1
+}
 
 if [ "$mode" = demo ]; then
 	exec timeout "$timeout_s" $qemu -serial stdio -append "$cmdline"
