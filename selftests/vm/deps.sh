@@ -21,15 +21,64 @@ for p in $PKGS; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$st" = installed ] || missing="$missing $p"
 done
+here=$(cd "$(dirname "$0")" && pwd)
+
+# announce PKG... - what apt-get is about to install and what that does to
+# a workstation, with apt's own size figures
+announce() {
+	echo "khist deps: about to install (apt-get install --no-install-recommends):"
+	echo "$*" | fold -s -w 72 | sed 's/^/  /'
+	k=
+	for p in "$@"; do
+		case "$p" in
+		linux-image-amd64) k="$k, 6.1 ($p)" ;;
+		linux-image-6.12-amd64) k="$k, 6.12 ($p)" ;;
+		linux-image-6.12-rt-amd64) k="$k, 6.12 PREEMPT_RT ($p)" ;;
+		esac
+	done
+	if [ -n "$k" ]; then
+		echo "  Debian kernels, for the QEMU test VMs (the host need not boot them):"
+		echo "  ${k#, }."
+		echo "  Their packages run update-grub, which makes the newest kernel GRUB's"
+		echo "  default boot entry (6.12 or the PREEMPT_RT one): deps.sh keeps the"
+		echo "  current default (below)."
+	fi
+	LC_ALL=C apt-get install --assume-no --no-install-recommends "$@" 2>/dev/null |
+		grep -E '^(Need to get|After this operation)' | sed 's/^/  /' || true
+}
+
+# confirm - ask on a terminal; CI (CI=true), no terminal or KHIST_DEPS_YES=1
+# go ahead without asking
+confirm() {
+	if [ "${CI:-}" = true ] || [ -n "${KHIST_DEPS_YES:-}" ] || [ ! -t 0 ]; then
+		return 0
+	fi
+	printf "khist deps: install these? [y/N] "
+	read -r ans || ans=
+	case "$ans" in
+	y | Y | yes | YES) return 0 ;;
+	esac
+	echo "khist deps: nothing installed" >&2
+	exit 1
+}
+
 if [ -n "$missing" ]; then
-	echo "khist deps: installing$missing"
 	if [ "$(id -u)" -ne 0 ]; then
+		echo "khist deps: missing:$missing" >&2
 		echo "khist deps: need root to install packages (try: sudo make deps)" >&2
 		exit 1
 	fi
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >/dev/null
+	# shellcheck disable=SC2086
+	announce $missing
+	confirm
+	state=$(mktemp)
+	sh "$here/bootdefault.sh" record "$state"
+	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends $missing >/dev/null
+	sh "$here/bootdefault.sh" keep "$state" || true
+	rm -f "$state"
 fi
 
 # The 6.12 sources: checkpatch.pl and friends for `make style`, and the
