@@ -40,11 +40,17 @@ MODDIR = $(BUILD)/mod-$(KREL)
 # The modules the VM targets load: built by `testmodules` for KVER.
 TEST_MODDIR = $(BUILD)/mod-$(call krel,$(TEST_KDIR))
 
+# The release khist.ko is built for (its vermagic, `uname -r` of that
+# kernel): Debian's 6.1 headers say 6.1.192 in kernel.release (the name of
+# the build directory) but 6.1.0-N-amd64 in utsrelease.h.
+uts = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(1)/include/generated/utsrelease.h 2>/dev/null)
+MOD_REL = $(eval MOD_REL := $$(call uts,$$(KDIR)))$(MOD_REL)
+
 # make install puts khist.ko here (INSTALL_MOD_PATH: another root, as
 # with the kernel's modules_install); depmod makes modprobe find it.
 INSTALL_MOD_PATH ?=
-MOD_DEST = $(INSTALL_MOD_PATH)/lib/modules/$(KREL)/updates
-DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
+MOD_DEST = $(INSTALL_MOD_PATH)/lib/modules/$(MOD_REL)/updates
+DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(MOD_REL)
 
 .PHONY: all module modules testmodules install uninstall clean deps unit \
 	vmtest check demo demo-vm style sparse kdoc w1 help bench-map fuzz \
@@ -57,12 +63,12 @@ all: module
 # unless TESTMODS=1 (the test modules of selftests/modules too).
 module modules:
 	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { echo "khist: no kernel build tree ($(WHY)); run 'make deps' or set KDIR" >&2; exit 1; }
-	@echo "khist: building for $(KREL): $(WHY)"
+	@echo "khist: building for $(MOD_REL): $(WHY)"
 	@sh selftests/vm/linktree.sh $(CURDIR) $(MODDIR)
-	$(MAKE) -C $(KDIR) M=$(MODDIR) $(if $(TESTMODS),KHIST_TESTMODS=y) \
+	$(MAKE) -C $(KDIR) M=$(MODDIR) $(if $(filter 1 y yes,$(TESTMODS)),KHIST_TESTMODS=y) \
 		$(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 	@ln -sf $(MODDIR)/khist.ko khist.ko
-	@echo "khist: built $(MODDIR)/khist.ko for $(KREL)"
+	@echo "khist: built $(MODDIR)/khist.ko for $(MOD_REL)"
 
 # khist.ko and the test modules for Debian's KVER: what the VM targets need.
 testmodules:
@@ -74,7 +80,7 @@ install: module
 	@echo "khist: installed $(MOD_DEST)/khist.ko; 'modprobe khist' loads it"
 
 uninstall:
-	@test -n "$(KREL)" || { echo "khist: no kernel release ($(WHY)); set KDIR or KVER" >&2; exit 1; }
+	@test -n "$(MOD_REL)" || { echo "khist: no kernel release ($(WHY)); set KDIR or KVER" >&2; exit 1; }
 	rm -f $(MOD_DEST)/khist.ko
 	$(DEPMOD)
 

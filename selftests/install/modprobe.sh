@@ -7,7 +7,10 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=${1:-6.12}
-rel=$(sh "$top/selftests/vm/kernel.sh" release "$kver")
+# The build directory is named by the headers' kernel.release (6.1.192
+# for Debian's 6.1.0-N-amd64).
+kdir=$(sh "$top/selftests/vm/kernel.sh" kdir "$kver")
+moddir=$top/build/mod-$(cat "$kdir/include/config/kernel.release" 2>/dev/null)
 work=$(mktemp -d /tmp/khist-modprobe.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 if ! make -s -C "$top" install KVER="$kver" INSTALL_MOD_PATH="$work/root" \
@@ -18,4 +21,4 @@ if ! make -s -C "$top" install KVER="$kver" INSTALL_MOD_PATH="$work/root" \
 fi
 KHIST_INSTALL_ROOT=$work/root KHIST_VM_SCRIPT=selftests/install/guest.sh \
 	KHIST_VM_OUT=${KHIST_VM_OUT:-$top/build/install-vm-$kver} \
-	sh "$top/selftests/vm/run.sh" script "$kver" "$top/build/mod-$rel"
+	sh "$top/selftests/vm/run.sh" script "$kver" "$moddir"
