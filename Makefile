@@ -30,7 +30,7 @@ KDIR = $(KVER_KDIR)
 WHY = Debian's KVER=$(KVER) headers
 else
 KDIR = $(if $(wildcard $(RUN_KDIR)/Makefile),$(RUN_KDIR),$(KVER_KDIR))
-WHY = $(if $(wildcard $(RUN_KDIR)/Makefile),the running kernel ($(RUN_KDIR)),no build tree for the running kernel $(UNAME_R) ($(RUN_KDIR) is missing): Debian's KVER=$(KVER) headers instead; set KVER= or KDIR= to choose)
+WHY = $(if $(wildcard $(RUN_KDIR)/Makefile),the running kernel ($(RUN_KDIR)),no build tree for the running kernel $(UNAME_R) ($(RUN_KDIR)), so Debian's KVER=$(KVER) headers (set KVER= or KDIR= to choose))
 endif
 endif
 
@@ -62,7 +62,7 @@ all: module
 # 6.12 never mix and the source tree stays clean. Only khist.ko is built,
 # unless TESTMODS=1 (the test modules of selftests/modules too).
 module modules:
-	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { echo "khist: no kernel build tree ($(WHY)); run 'make deps' or set KDIR" >&2; exit 1; }
+	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { echo "khist: $(WHY): not installed; run 'make deps' or set KDIR=DIR" >&2; exit 1; }
 	@echo "khist: building for $(MOD_REL): $(WHY)"
 	@sh selftests/vm/linktree.sh $(CURDIR) $(MODDIR)
 	$(MAKE) -C $(KDIR) M=$(MODDIR) $(if $(filter 1 y yes,$(TESTMODS)),KHIST_TESTMODS=y) \
@@ -80,7 +80,7 @@ install: module
 	@echo "khist: installed $(MOD_DEST)/khist.ko; 'modprobe khist' loads it"
 
 uninstall:
-	@test -n "$(MOD_REL)" || { echo "khist: no kernel release ($(WHY)); set KDIR or KVER" >&2; exit 1; }
+	@test -n "$(MOD_REL)" || { echo "khist: $(WHY): not installed; set KDIR=DIR or KVER" >&2; exit 1; }
 	rm -f $(MOD_DEST)/khist.ko
 	$(DEPMOD)
 
