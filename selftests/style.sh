@@ -95,7 +95,7 @@ do_sparse() {
 	out=$(mktemp -d)
 	sh selftests/vm/linktree.sh "$top" "$out"
 	kdir=$(sh selftests/vm/kernel.sh headers 6.12)
-	make -s -C "$kdir" M="$out" C=2 CHECK="sparse -Wno-declaration-after-statement" \
+	make -s -C "$kdir" M="$out" KHIST_TESTMODS=y C=2 CHECK="sparse -Wno-declaration-after-statement" \
 		modules >"$log" 2>&1
 	s=$?
 	grep -E "^$out/.*(warning|error):" "$log" >"$log.ours" && s=1
@@ -110,7 +110,7 @@ do_w1() {
 		out=$(mktemp -d)
 		sh selftests/vm/linktree.sh "$top" "$out"
 		kdir=$(sh selftests/vm/kernel.sh headers $kver)
-		make -s -C "$kdir" M="$out" W=1 modules >"$log" 2>&1
+		make -s -C "$kdir" M="$out" KHIST_TESTMODS=y W=1 modules >"$log" 2>&1
 		s=$?
 		grep -E "warning:|error:" "$log" | grep -v "Skipping BTF" >/dev/null && s=1
 		report "w1-$kver" $s "$log"
