@@ -16,7 +16,7 @@ MODDIR = $(BUILD)/mod-$(KREL)
 MOD_SRCS := Kbuild $(shell find module include selftests/modules -name '*.[ch]' -o -name 'Kbuild*' 2>/dev/null)
 
 .PHONY: all module modules clean deps unit vmtest check demo style sparse kdoc \
-	w1 help bench-map fuzz stress ftracetest bench bench-steps debug-kernel
+	w1 layers help bench-map fuzz stress ftracetest bench bench-steps debug-kernel
 
 all: module
 
@@ -55,6 +55,9 @@ sparse:
 
 kdoc:
 	@sh selftests/style.sh kdoc
+
+layers:
+	@sh selftests/style.sh layers
 
 w1:
 	@sh selftests/style.sh w1
@@ -99,7 +102,8 @@ help:
 	@echo "make vmtest      boot the Debian kernel KVER in QEMU and run selftests/fs"
 	@echo "make check       unit + VM tests + area stages on 6.1 and 6.12; ends with 'N passed, N failed'"
 	@echo "make demo        build, boot a VM, load khist and show it at work"
-	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc"
+	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc, layers"
+	@echo "make layers      the layer rule on the built objects (selftests/layers.sh)"
 	@echo "make bench-map   tracing_map benchmark against liburcu's cds_lfht"
 	@echo "make bench       per-event cost, khist vs native hist triggers, in one VM"
 	@echo "make bench-steps [STEPS=\"c e\"]  instructions of one event per function (gdb)"
