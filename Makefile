@@ -53,7 +53,7 @@ MOD_DEST = $(INSTALL_MOD_PATH)/lib/modules/$(MOD_REL)/updates
 DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(MOD_REL)
 
 .PHONY: all module modules testmodules install uninstall clean deps unit \
-	vmtest check demo demo-vm style sparse kdoc w1 help bench-map fuzz \
+	vmtest check demo demo-vm style sparse kdoc w1 layers help bench-map fuzz \
 	stress ftracetest bench bench-steps debug-kernel
 
 all: module
@@ -117,6 +117,9 @@ sparse:
 kdoc:
 	@sh selftests/style.sh kdoc
 
+layers:
+	@sh selftests/style.sh layers
+
 w1:
 	@sh selftests/style.sh w1
 
@@ -170,8 +173,9 @@ help:
 	@echo "make vmtest      boot the Debian kernel KVER in QEMU and run selftests/fs"
 	@echo "make check       unit + style + VM tests on 6.1, 6.12, 6.12-rt + area stages; ends with 'N passed, N failed'"
 	@echo "make demo        build, boot a VM, load khist and show it at work"
-	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc"
+	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc, layers"
 	@echo "make sparse|kdoc|w1  one of those gates alone"
+	@echo "make layers      the layer rule on the built objects (selftests/layers.sh)"
 	@echo "make bench-map   tracing_map benchmark against liburcu's cds_lfht"
 	@echo "make bench       per-event cost, khist vs native hist triggers, in one VM"
 	@echo "make bench-steps [STEPS=\"c e\"]  instructions of one event per function (gdb)"

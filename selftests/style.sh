@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# style.sh all|checkpatch|clang-format|sparse|w1|kdoc|format - khist's
+# style.sh all|checkpatch|clang-format|sparse|w1|kdoc|layers|format - khist's
 # style gates, each printed as one TAP line (details as # lines).
 #   checkpatch    scripts/checkpatch.pl --strict from linux-source-6.12
 #   clang-format  the kernel's .clang-format, --dry-run --Werror
@@ -10,6 +10,7 @@
 #   kdoc          scripts/kernel-doc -none -Wall on every kernel source, and
 #                 a Context: line in the kernel-doc of every non-static
 #                 function (selftests/kdoc-context.pl)
+#   layers        the layer rule on the 6.12 objects (selftests/layers.sh)
 #   format        rewrite the sources with clang-format (not a check)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -118,6 +119,14 @@ do_w1() {
 	done
 }
 
+do_layers() {
+	log=$(mktemp)
+	sh selftests/layers.sh >"$log" 2>&1
+	s=$?
+	report layers $s "$log"
+	rm -f "$log"
+}
+
 do_kdoc() {
 	log=$(mktemp)
 	kernel_files | xargs perl "$KSRC/scripts/kernel-doc" -none -Wall \
@@ -138,6 +147,7 @@ all)
 	do_kdoc
 	do_w1
 	do_sparse
+	do_layers
 	;;
 checkpatch) do_checkpatch ;;
 clang-format) do_clang_format ;;
@@ -145,6 +155,7 @@ format) do_format ;;
 sparse) do_sparse ;;
 w1) do_w1 ;;
 kdoc) do_kdoc ;;
-*) echo "usage: style.sh all|checkpatch|clang-format|sparse|w1|kdoc|format" >&2; exit 2 ;;
+layers) do_layers ;;
+*) echo "usage: style.sh all|checkpatch|clang-format|sparse|w1|kdoc|layers|format" >&2; exit 2 ;;
 esac
 exit $rc

@@ -19,6 +19,18 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 src=/var/cache/khist/linux-source-6.12
 out=/var/cache/khist/kdebug/$variant
 [ -d "$src" ] || sh "$top/selftests/vm/deps.sh"
+# A kernel build needs more than an out-of-tree module: objtool's libelf
+# and the signing tools' libssl (a fresh machine has neither).
+need=
+for p in libelf-dev libssl-dev bc flex bison; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || need="$need $p"
+done
+if [ -n "$need" ]; then
+	echo "debug kernel: installing$need"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=900 \
+		--no-install-recommends $need >/dev/null
+fi
 if [ -f "$out/.khist-done" ] && [ -f "$out/arch/x86/boot/bzImage" ]; then
 	echo "debug kernel $variant: cached in $out"
 	exit 0
