@@ -92,6 +92,23 @@ static struct khist_instance *khist_instance_alloc(const char *name)
 	return inst;
 }
 
+/*
+ * A directory of an instance (its own, events/, instances/) references it
+ * as a file does: its node's data stays valid while the node lives.
+ */
+static struct khist_node *khist_instance_dir_create(struct khist_node *parent,
+						    const char *name,
+						    struct khist_instance *inst)
+{
+	struct khist_node *dir = khist_fs_create_dir(parent, name, inst);
+
+	if (!IS_ERR(dir)) {
+		khist_instance_get(inst);
+		khist_fs_set_release(dir, khist_instance_node_release);
+	}
+	return dir;
+}
+
 /* Remove every file and directory the instance created in its directory. */
 static void khist_instance_remove_files(struct khist_instance *inst)
 {
@@ -115,7 +132,7 @@ static int khist_instance_fill(struct khist_instance *inst)
 	ret = khist_errlog_create(inst);
 	if (ret)
 		return ret;
-	inst->events_dir = khist_fs_create_dir(inst->dir, "events", inst);
+	inst->events_dir = khist_instance_dir_create(inst->dir, "events", inst);
 	if (IS_ERR(inst->events_dir)) {
 		ret = PTR_ERR(inst->events_dir);
 		inst->events_dir = NULL;
@@ -142,7 +159,7 @@ static int khist_instance_mkdir(struct khist_node *dir, const char *name)
 		return PTR_ERR(inst);
 	}
 	mutex_lock(&khist_instance_mutex);
-	inst->dir = khist_fs_create_dir(dir, name, inst);
+	inst->dir = khist_instance_dir_create(dir, name, inst);
 	if (IS_ERR(inst->dir)) {
 		ret = PTR_ERR(inst->dir);
 		goto out_unlock;
@@ -180,6 +197,7 @@ static void khist_instance_destroy(struct khist_instance *inst)
 static int khist_instance_rmdir(struct khist_node *dir,
 				struct khist_node *child)
 {
+	/* The child's node references the instance (see above). */
 	struct khist_instance *inst = child->data;
 
 	mutex_lock(&khist_instance_mutex);
@@ -237,7 +255,7 @@ int khist_instance_init(void)
 		khist_ringbuf_exit(inst);
 		goto out_files;
 	}
-	dir = khist_fs_create_dir(inst->dir, "instances", inst);
+	dir = khist_instance_dir_create(inst->dir, "instances", inst);
 	if (IS_ERR(dir)) {
 		ret = PTR_ERR(dir);
 		khist_synth_exit(inst);

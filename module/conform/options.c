@@ -199,6 +199,8 @@ int khist_options_create(struct khist_instance *inst)
 		n = dir;
 		goto fail;
 	}
+	khist_instance_get(inst);
+	khist_fs_set_release(dir, khist_instance_node_release);
 	for (i = 0; i < KHIST_NR_OPTIONS; i++) {
 		of = kzalloc(sizeof(*of), GFP_KERNEL);
 		if (!of) {

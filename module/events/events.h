@@ -170,6 +170,8 @@ int khist_event_register_locked(struct khist_event_def *def);
 void khist_event_unregister_locked(struct khist_event_def *def);
 const char *khist_event_enable_state(struct khist_event *ev, char *buf);
 const char *khist_event_system_name(struct khist_event_system *sys);
+void khist_event_system_get(struct khist_event_system *sys);
+void khist_event_system_put(struct khist_event_system *sys);
 struct khist_instance *
 khist_event_system_instance(struct khist_event_system *sys);
 int khist_event_system_for_each(struct khist_event_system *sys,

@@ -102,7 +102,13 @@ static ssize_t khist_id_read(struct file *file, char __user *ubuf, size_t count,
 	char buf[16];
 	int len;
 
+	mutex_lock(&khist_event_mutex);
+	if (!khist_ev_live(ev)) {
+		mutex_unlock(&khist_event_mutex);
+		return -ENODEV;
+	}
 	len = scnprintf(buf, sizeof(buf), "%u\n", ev->schema.id);
+	mutex_unlock(&khist_event_mutex);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
@@ -171,6 +177,10 @@ static ssize_t khist_filter_read(struct file *file, char __user *ubuf,
 	char *text;
 
 	mutex_lock(&khist_event_mutex);
+	if (!khist_ev_live(ev)) {
+		mutex_unlock(&khist_event_mutex);
+		return -ENODEV;
+	}
 	if (ev->filter_text)
 		text = kasprintf(GFP_KERNEL, "%s\n", ev->filter_text);
 	else
@@ -449,23 +459,42 @@ static int khist_enable_apply(struct khist_event *ev, void *arg)
 }
 
 /*
+ * Is an instance still listed? rmdir unlists it first, under
+ * khist_event_mutex, so its files answer ENODEV from then on.
+ */
+static bool khist_inst_live(struct khist_instance *inst)
+{
+	lockdep_assert_held(&khist_event_mutex);
+	return !list_empty(&inst->list);
+}
+
+/*
  * Walk one system (events/<system>/enable: @all false, the node's data is
  * the system) or every event of an instance (events/enable: @all true, the
- * data is the instance).
+ * data is the instance). Both are referenced by the file's node, so they
+ * are there even when removed: a system file whose directory is removed
+ * (under khist_event_mutex, by the system's last event going or by rmdir),
+ * or a file of an unlisted instance, gets -ENODEV.
  */
-static void khist_enable_walk(void *data, bool all,
-			      int (*fn)(struct khist_event *, void *),
-			      struct khist_enable_walk *w)
+static int khist_enable_walk(struct file *file, bool all,
+			     int (*fn)(struct khist_event *, void *),
+			     struct khist_enable_walk *w)
 {
-	struct khist_instance *inst = data;
+	struct khist_instance *inst = file->private_data;
 	struct khist_event *ev;
 
+	lockdep_assert_held(&khist_event_mutex);
 	if (!all) {
-		khist_event_system_for_each(data, fn, w);
-		return;
+		if (khist_fs_node_removed(khist_fs_file_node(file)))
+			return -ENODEV;
+		khist_event_system_for_each(file->private_data, fn, w);
+		return 0;
 	}
+	if (!khist_inst_live(inst))
+		return -ENODEV;
 	list_for_each_entry(ev, &inst->events, list)
 		fn(ev, w);
+	return 0;
 }
 
 static ssize_t khist_walk_enable_read(struct file *file, char __user *ubuf,
@@ -474,10 +503,13 @@ static ssize_t khist_walk_enable_read(struct file *file, char __user *ubuf,
 	static const char state[] = "?01X";
 	struct khist_enable_walk w = {};
 	char buf[2];
+	int ret;
 
 	mutex_lock(&khist_event_mutex);
-	khist_enable_walk(file->private_data, all, khist_enable_collect, &w);
+	ret = khist_enable_walk(file, all, khist_enable_collect, &w);
 	mutex_unlock(&khist_event_mutex);
+	if (ret)
+		return ret;
 	buf[0] = state[w.set & 3];
 	buf[1] = '\n';
 	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
@@ -498,8 +530,10 @@ static ssize_t khist_walk_enable_write(struct file *file,
 		return -EINVAL;
 	w.on = val;
 	mutex_lock(&khist_event_mutex);
-	khist_enable_walk(file->private_data, all, khist_enable_apply, &w);
+	ret = khist_enable_walk(file, all, khist_enable_apply, &w);
 	mutex_unlock(&khist_event_mutex);
+	if (ret)
+		return ret;
 	if (w.ret)
 		return w.ret;
 	*ppos += count;
@@ -549,10 +583,17 @@ static const struct file_operations khist_all_enable_fops = {
 	.llseek = default_llseek,
 };
 
+static void khist_system_node_release(void *data)
+{
+	khist_event_system_put(data);
+}
+
 /**
  * khist_system_dir_create() - make events/<system>/ and its enable file
  * @events_dir: the events/ directory
  * @sys:        the system
+ *
+ * Each node holds a reference on @sys, so an open file keeps it.
  *
  * Context: process context, khist_event_mutex held.
  * Return: the directory or an ERR_PTR.
@@ -566,12 +607,16 @@ struct khist_node *khist_system_dir_create(struct khist_node *events_dir,
 				  sys);
 	if (IS_ERR(dir))
 		return dir;
+	khist_event_system_get(sys);
+	khist_fs_set_release(dir, khist_system_node_release);
 	node = khist_fs_create_file(dir, "enable", KHIST_MODE_WRITE,
 				    &khist_sys_enable_fops, sys);
 	if (IS_ERR(node)) {
 		khist_fs_remove(dir);
 		return node;
 	}
+	khist_event_system_get(sys);
+	khist_fs_set_release(node, khist_system_node_release);
 	return dir;
 }
 
@@ -636,6 +681,10 @@ static int khist_events_list_show(struct seq_file *m, bool enabled_only)
 	struct khist_event *ev;
 
 	mutex_lock(&khist_event_mutex);
+	if (!khist_inst_live(inst)) {
+		mutex_unlock(&khist_event_mutex);
+		return -ENODEV;
+	}
 	list_for_each_entry(ev, &inst->events, list) {
 		if (ev->def->flags & KHIST_EVF_IGNORE_ENABLE)
 			continue;
@@ -723,12 +772,12 @@ static ssize_t khist_set_event_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(cmd);
 	p = cmd;
 	mutex_lock(&khist_event_mutex);
-	while ((tok = strsep(&p, " \t\n")) != NULL) {
+	if (!khist_inst_live(inst))
+		ret = -ENODEV;
+	while (!ret && (tok = strsep(&p, " \t\n")) != NULL) {
 		if (!*tok)
 			continue;
 		ret = khist_set_event_token(inst, tok);
-		if (ret)
-			break;
 	}
 	mutex_unlock(&khist_event_mutex);
 	kfree(cmd);

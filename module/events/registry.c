@@ -23,13 +23,16 @@
 
 /**
  * struct khist_event_system - one events/<system>/ directory of an instance
+ * @ref:    references: the instance's list, and the directory and enable
+ *          file nodes made for it (an open file keeps it)
  * @name:   system name (owned)
- * @inst:   the instance
+ * @inst:   the instance (not referenced: valid while on its list)
  * @dir:    its directory, NULL while it has no event
  * @events: its events
  * @list:   entry in the instance's systems
  */
 struct khist_event_system {
+	struct kref ref;
 	char *name;
 	struct khist_instance *inst;
 	struct khist_node *dir;
@@ -452,6 +455,37 @@ const char *khist_event_enable_state(struct khist_event *ev, char *buf)
 	return buf;
 }
 
+static void khist_event_system_release(struct kref *ref)
+{
+	struct khist_event_system *sys =
+		container_of(ref, struct khist_event_system, ref);
+
+	kfree(sys->name);
+	kfree(sys);
+}
+
+/**
+ * khist_event_system_get() - take a reference on a system
+ * @sys: the system
+ *
+ * Context: any; the caller already holds a reference or khist_event_mutex.
+ */
+void khist_event_system_get(struct khist_event_system *sys)
+{
+	kref_get(&sys->ref);
+}
+
+/**
+ * khist_event_system_put() - drop a reference; the last one frees it
+ * @sys: the system
+ *
+ * Context: any.
+ */
+void khist_event_system_put(struct khist_event_system *sys)
+{
+	kref_put(&sys->ref, khist_event_system_release);
+}
+
 static struct khist_event_system *khist_system_get(struct khist_instance *inst,
 						   const char *name)
 {
@@ -468,6 +502,7 @@ static struct khist_event_system *khist_system_get(struct khist_instance *inst,
 		kfree(sys);
 		return ERR_PTR(-ENOMEM);
 	}
+	kref_init(&sys->ref);
 	sys->inst = inst;
 	INIT_LIST_HEAD(&sys->events);
 	list_add_tail(&sys->list, &inst->systems);
@@ -492,7 +527,11 @@ static void khist_system_drop_dir(struct khist_event_system *sys)
 	}
 }
 
-/* Free an instance's system entries (their events are gone). */
+/*
+ * Drop an instance's system entries (their events are gone). A system
+ * stays allocated while a file of its removed directory is open; that file
+ * then answers ENODEV.
+ */
 static void khist_systems_free(struct khist_instance *inst)
 {
 	struct khist_event_system *sys, *tmp;
@@ -501,9 +540,9 @@ static void khist_systems_free(struct khist_instance *inst)
 		WARN_ON_ONCE(!list_empty(&sys->events));
 		if (sys->dir)
 			khist_fs_remove(sys->dir);
-		list_del(&sys->list);
-		kfree(sys->name);
-		kfree(sys);
+		sys->dir = NULL;
+		list_del_init(&sys->list);
+		khist_event_system_put(sys);
 	}
 }
 
@@ -580,6 +619,11 @@ static struct khist_event *khist_event_alloc(struct khist_event_def *def,
 	return ev;
 }
 
+static void khist_event_dir_release(void *data)
+{
+	khist_event_put(data);
+}
+
 /* Give @ev its directory and files in its instance, and list it there. */
 static int khist_event_publish(struct khist_event *ev)
 {
@@ -598,6 +642,9 @@ static int khist_event_publish(struct khist_event *ev)
 		khist_system_drop_dir(sys);
 		return ret;
 	}
+	/* The directory's data (inode->i_private) lives as long as it. */
+	khist_event_get(ev);
+	khist_fs_set_release(ev->dir, khist_event_dir_release);
 	ret = khist_event_files_create(ev);
 	if (ret) {
 		khist_fs_remove(ev->dir);

@@ -11,15 +11,19 @@
  * fails revalidation and disappears from every mount at once.
  *
  * Lifetime: a node is referenced by its parent's child list and by every
- * inode made from it. khist_fs_remove() unlinks a subtree; the node (and
- * its @release callback, which frees @data) goes away when the last inode
- * referencing it is evicted, i.e. after every open file on it is closed.
- * A file operation can therefore always use inode->i_private (= node data)
- * safely; it may call khist_fs_node_removed() to refuse work on a node that
- * is gone.
+ * inode made from it. khist_fs_remove() unlinks a subtree; the node's
+ * @release callback runs when the last inode referencing it is evicted,
+ * i.e. after every open file on it is closed. Whoever gives a node @data
+ * must make @data live as long as the node: take a reference when creating
+ * it and drop it in @release (or pass static data, or NULL). A file
+ * operation can then always use inode->i_private (= node data) safely; it
+ * may call khist_fs_node_removed() to refuse work on a node that is gone.
+ * The node's own memory is freed one RCU grace period after that, because
+ * an RCU path walk may still read ->removed through a dying inode.
  *
- * Locking: one mutex (khist_fs_lock) serialises tree changes and lookups.
- * Nothing here may be called from atomic context.
+ * Locking: one mutex (khist_fs_lock) serialises tree changes and lookups;
+ * readdir copies names under it and hands them to the caller after
+ * dropping it. Nothing here may be called from atomic context.
  */
 #ifndef _KHIST_FS_FS_H
 #define _KHIST_FS_FS_H
@@ -28,6 +32,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 
 struct khist_node;
 
@@ -58,6 +63,7 @@ struct khist_dir_ops {
  * @data:     owner's data, seen as inode->i_private
  * @release:  frees @data when the node dies (optional)
  * @removed:  set once khist_fs_remove() unlinked the node
+ * @rcu:      frees the node after a grace period
  */
 struct khist_node {
 	struct kref ref;
@@ -72,6 +78,7 @@ struct khist_node {
 	void *data;
 	void (*release)(void *data);
 	bool removed;
+	struct rcu_head rcu;
 };
 
 #define KHIST_MODE_READ 0440

@@ -21,7 +21,8 @@ static void khist_node_free(struct kref *ref)
 	if (node->parent)
 		khist_node_put(node->parent);
 	kfree(node->name);
-	kfree(node);
+	/* khist_d_revalidate() may still read ->removed under RCU walk. */
+	kfree_rcu(node, rcu);
 }
 
 /**

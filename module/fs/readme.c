@@ -132,7 +132,8 @@ int khist_readme_create(struct khist_instance *inst)
 {
 	struct khist_node *node;
 
+	/* Static text: the node needs no data, so holds no reference. */
 	node = khist_fs_create_file(inst->dir, "README", KHIST_MODE_READ,
-				    &khist_readme_fops, inst);
+				    &khist_readme_fops, NULL);
 	return PTR_ERR_OR_ZERO(node);
 }

@@ -91,14 +91,25 @@ static const struct super_operations khist_super_ops = {
 	.statfs = simple_statfs,
 };
 
-/* A dentry stays valid while its node is linked; negatives never do. */
+/*
+ * A dentry stays valid while its node is linked; negatives never do.
+ *
+ * Under LOOKUP_RCU the dentry may be dying on another CPU: its inode can be
+ * evicted and the node's last reference dropped while this runs. The inode
+ * is freed after a grace period (.free_inode) and so is the node
+ * (kfree_rcu() in node.c), so both reads below stay on live memory; only
+ * ->removed is read, never the node's data. Nothing here sleeps, so there
+ * is no reason to ask for ref-walk (-ECHILD).
+ */
 static int khist_d_revalidate(struct dentry *dentry, unsigned int flags)
 {
 	struct inode *inode = d_inode_rcu(dentry);
+	struct khist_node *node;
 
 	if (!inode)
 		return 0;
-	return !khist_fs_node_removed(khist_inode_node(inode));
+	node = khist_inode_node(inode);
+	return node && !khist_fs_node_removed(node);
 }
 
 static const struct dentry_operations khist_dentry_ops = {
@@ -216,24 +227,89 @@ static const struct inode_operations khist_dir_inode_ops = {
 	.rmdir = khist_rmdir,
 };
 
-/* readdir: ctx->pos 0 and 1 are "." and ".."; child k is at pos k + 2. */
+/* One entry of a readdir batch; len 0 marks a name too long to show. */
+struct khist_dirent {
+	unsigned long ino;
+	unsigned short len;
+	unsigned char type;
+	char name[];
+};
+
+#define KHIST_READDIR_BATCH PAGE_SIZE
+
+static size_t khist_dirent_size(size_t len)
+{
+	return ALIGN(struct_size_t(struct khist_dirent, name, len),
+		     sizeof(unsigned long));
+}
+
+/*
+ * Copy the children from position @pos on into @batch, as many as fit.
+ * Return the bytes used; *@more says whether children were left over.
+ */
+static size_t khist_readdir_fill(struct khist_node *dir, loff_t pos,
+				 char *batch, bool *more)
+{
+	struct khist_node *child;
+	struct khist_dirent *d;
+	size_t used = 0, len;
+	loff_t i = 2;
+
+	*more = false;
+	mutex_lock(&khist_fs_lock);
+	list_for_each_entry(child, &dir->children, sibling) {
+		if (i++ < pos)
+			continue;
+		len = strlen(child->name);
+		if (len > NAME_MAX)
+			len = 0;
+		if (used + khist_dirent_size(len) > KHIST_READDIR_BATCH) {
+			*more = true;
+			break;
+		}
+		d = (struct khist_dirent *)(batch + used);
+		d->ino = child->ino;
+		d->len = len;
+		d->type = S_ISDIR(child->mode) ? DT_DIR : DT_REG;
+		memcpy(d->name, child->name, len);
+		used += khist_dirent_size(len);
+	}
+	mutex_unlock(&khist_fs_lock);
+	return used;
+}
+
+/*
+ * readdir: ctx->pos 0 and 1 are "." and ".."; child k is at pos k + 2.
+ * Names are copied in batches under khist_fs_lock and emitted after it is
+ * dropped: dir_emit() writes to user memory, which may fault and sleep for
+ * as long as the user likes (userfaultfd, FUSE), and must not hold up the
+ * lookups of every mount meanwhile.
+ */
 static int khist_readdir(struct file *file, struct dir_context *ctx)
 {
-	struct khist_node *dir = khist_fs_file_node(file), *child;
-	loff_t i = 2;
+	struct khist_node *dir = khist_fs_file_node(file);
+	struct khist_dirent *d;
+	size_t used, off;
+	char *batch;
+	bool more;
 
 	if (!dir_emit_dots(file, ctx))
 		return 0;
-	mutex_lock(&khist_fs_lock);
-	list_for_each_entry(child, &dir->children, sibling) {
-		if (i++ < ctx->pos)
-			continue;
-		if (!dir_emit(ctx, child->name, strlen(child->name), child->ino,
-			      S_ISDIR(child->mode) ? DT_DIR : DT_REG))
-			break;
-		ctx->pos++;
-	}
-	mutex_unlock(&khist_fs_lock);
+	batch = kmalloc(KHIST_READDIR_BATCH, GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
+	do {
+		used = khist_readdir_fill(dir, ctx->pos, batch, &more);
+		for (off = 0; off < used; off += khist_dirent_size(d->len)) {
+			d = (struct khist_dirent *)(batch + off);
+			if (d->len &&
+			    !dir_emit(ctx, d->name, d->len, d->ino, d->type))
+				goto out;
+			ctx->pos++;
+		}
+	} while (more);
+out:
+	kfree(batch);
 	return 0;
 }
 

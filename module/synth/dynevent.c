@@ -295,8 +295,9 @@ int khist_dynevent_files_create(struct khist_instance *inst)
 {
 	struct khist_node *n;
 
+	/* Global state only: no data to keep alive. */
 	n = khist_fs_create_file(inst->dir, "dynamic_events", KHIST_MODE_WRITE,
-				 &khist_dynevent_fops, inst);
+				 &khist_dynevent_fops, NULL);
 	return PTR_ERR_OR_ZERO(n);
 }
 

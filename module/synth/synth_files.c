@@ -102,7 +102,7 @@ int khist_synth_init(struct khist_instance *inst)
 	if (ret)
 		return ret;
 	n = khist_fs_create_file(inst->dir, "synthetic_events",
-				 KHIST_MODE_WRITE, &synth_file_fops, inst);
+				 KHIST_MODE_WRITE, &synth_file_fops, NULL);
 	if (IS_ERR(n)) {
 		khist_dynevent_files_remove(inst);
 		return PTR_ERR(n);
