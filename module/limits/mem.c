@@ -151,6 +151,12 @@ int khist_mem_recharge(u64 old, u64 new)
 /* Bytes that open files pin for their readers (khist_mem_pin()). */
 static atomic64_t khist_mem_pinned = ATOMIC64_INIT(0);
 
+static void khist_mem_pin_refused(u64 pinned, u64 bytes)
+{
+	pr_warn_ratelimited("open files pin %llu bytes, %llu more refused\n",
+			    pinned, bytes);
+}
+
 /**
  * khist_mem_pin() - charge what an open file keeps for its reader
  * @bytes: the bytes it keeps until it is closed
@@ -172,8 +178,7 @@ int khist_mem_pin(u64 bytes)
 
 	do {
 		if (check_add_overflow((u64)old, bytes, &new) || new > cap) {
-			pr_warn_ratelimited("open files pin %lld bytes, %llu more refused (mem_limit_kb/%d)\n",
-					    old, bytes, KHIST_MEM_PIN_SHARE);
+			khist_mem_pin_refused(old, bytes);
 			return -ENOSPC;
 		}
 	} while (!atomic64_try_cmpxchg(&khist_mem_pinned, &old, new));

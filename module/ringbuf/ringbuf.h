@@ -83,8 +83,10 @@ typedef void (*khist_trace_header_fn)(struct khist_out *out,
 static inline int khist_ringbuf_pages_size(unsigned long size, u64 *bytes)
 {
 	u64 pages = max_t(u64, DIV_ROUND_UP_ULL(size, KHIST_RB_PAGE_DATA),
-			  KHIST_RB_MIN_PAGES) + 1;
+			  KHIST_RB_MIN_PAGES);
 
+	/* The reader page: pages < 2^52, so this cannot overflow. */
+	pages++;
 	if (check_mul_overflow(pages, (u64)PAGE_SIZE, bytes) ||
 	    check_mul_overflow(*bytes, (u64)num_possible_cpus(), bytes))
 		return -EINVAL;
