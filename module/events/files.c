@@ -16,6 +16,7 @@
 #include "khist.h"
 #include "events.h"
 #include "evfilter.h"
+#include "limits/mem.h"
 
 /* Biggest write accepted by filter, trigger and set_event. */
 #define KHIST_CMD_MAX PAGE_SIZE
@@ -315,45 +316,100 @@ static const struct file_operations khist_trigger_fops = {
 	.release = khist_trigger_release,
 };
 
+/*
+ * An open `hist` file and the bytes its seq_file buffer pins, charged
+ * with khist_mem_pin(): a reader of a gid= mount could otherwise keep
+ * up to KHIST_SHOW_SIZE_MAX per fd for as long as it likes.
+ */
+struct khist_hist_reader {
+	struct khist_event *ev;
+	u64 pinned;
+};
+
+/* Charge the buffer seq_read() gave us, if it grew since the last show. */
+static int khist_hist_reader_pin(struct seq_file *m)
+{
+	struct khist_hist_reader *r = m->private;
+	int ret;
+
+	if (m->size <= r->pinned)
+		return 0;
+	ret = khist_mem_pin(m->size - r->pinned);
+	if (!ret)
+		r->pinned = m->size;
+	return ret;
+}
+
 static int khist_hist_file_show(struct seq_file *m, void *v)
 {
-	struct khist_event *ev = m->private;
+	struct khist_hist_reader *r = m->private;
 	const struct khist_trigger_ops *ops;
-	int ret = 0;
+	int ret;
 
+	ret = khist_hist_reader_pin(m);
+	if (ret)
+		return ret;
 	mutex_lock(&khist_event_mutex);
 	ops = khist_trigger_ops;
-	if (!khist_ev_live(ev))
+	if (!khist_ev_live(r->ev))
 		ret = -ENODEV;
 	else if (ops && ops->hist)
-		ret = ops->hist(m, ev);
+		ret = ops->hist(m, r->ev);
 	mutex_unlock(&khist_event_mutex);
 	return ret;
 }
 
 /*
  * The hist text comes from one show that seq_read() repeats with a
- * doubled buffer until it fits: start with room for it.
+ * doubled buffer until it fits: start with room for it, if the memory
+ * limit's share for open files has it (else grow as it goes, each step
+ * charged by the show).
  */
 static int khist_hist_file_open(struct inode *inode, struct file *file)
 {
 	struct khist_event *ev = inode->i_private;
 	const struct khist_trigger_ops *ops;
+	struct khist_hist_reader *r;
 	size_t size = 0;
 	int ret;
 
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->ev = ev;
 	mutex_lock(&khist_event_mutex);
 	ops = khist_trigger_ops;
 	if (khist_ev_live(ev) && ops && ops->hist_size)
 		size = ops->hist_size(ev);
 	mutex_unlock(&khist_event_mutex);
-	if (size > PAGE_SIZE) {
-		ret = single_open_size(file, khist_hist_file_show, ev, size);
+	if (size > PAGE_SIZE && !khist_mem_pin(size)) {
+		ret = single_open_size(file, khist_hist_file_show, r, size);
+		if (!ret) {
+			r->pinned = size;
+			return 0;
+		}
+		khist_mem_unpin(size);
 		/* Short of memory for all of it: grow as it goes. */
 		if (ret != -ENOMEM)
-			return ret;
+			goto out_free;
 	}
-	return single_open(file, khist_hist_file_show, ev);
+	ret = single_open(file, khist_hist_file_show, r);
+	if (!ret)
+		return 0;
+out_free:
+	kfree(r);
+	return ret;
+}
+
+static int khist_hist_file_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct khist_hist_reader *r = m->private;
+
+	if (r->pinned)
+		khist_mem_unpin(r->pinned);
+	kfree(r);
+	return single_release(inode, file);
 }
 
 static const struct file_operations khist_hist_file_fops = {
@@ -361,7 +417,7 @@ static const struct file_operations khist_hist_file_fops = {
 	.open = khist_hist_file_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = khist_hist_file_release,
 };
 
 static int khist_hist_debug_file_show(struct seq_file *m, void *v)

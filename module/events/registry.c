@@ -16,6 +16,7 @@
 #include "khist.h"
 #include "events.h"
 #include "evfilter.h"
+#include "limits/mem.h"
 
 /* First dynamic id; lower ids are ftrace's fixed ones (print is 5). */
 #define KHIST_ID_FIRST 32
@@ -66,6 +67,9 @@ static void khist_event_release(struct kref *ref)
 {
 	struct khist_event *ev = container_of(ref, struct khist_event, ref);
 
+	/* An instance's copy of an event was charged by mkdir. */
+	if (ev->inst != khist_events_inst)
+		khist_mem_uncharge(sizeof(*ev));
 	kfree(ev->filter_text);
 	khist_instance_put(ev->inst);
 	kfree(ev);
@@ -679,9 +683,14 @@ static int khist_event_add_inst(struct khist_event *top,
 	struct khist_event *ev;
 	int ret;
 
+	ret = khist_mem_charge(sizeof(*ev));
+	if (ret)
+		return ret;
 	ev = khist_event_alloc(top->def, inst);
-	if (!ev)
+	if (!ev) {
+		khist_mem_uncharge(sizeof(*ev));
 		return -ENOMEM;
+	}
 	ev->schema.id = top->schema.id;
 	ret = khist_event_publish(ev);
 	if (ret) {

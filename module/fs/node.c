@@ -7,10 +7,17 @@
 #include <linux/err.h>
 #include "fs.h"
 #include "fs_internal.h"
+#include "limits/mem.h"
 
 /* Guards the tree's shape: children lists, ->parent and ->removed. */
 DEFINE_MUTEX(khist_fs_lock);
 static struct khist_node *khist_root;
+
+/* What a node below the root is charged against mem_limit_kb. */
+static u64 khist_node_charge(const char *name)
+{
+	return sizeof(struct khist_node) + strlen(name) + 1;
+}
 
 static void khist_node_free(struct kref *ref)
 {
@@ -18,8 +25,10 @@ static void khist_node_free(struct kref *ref)
 
 	if (node->release)
 		node->release(node->data);
-	if (node->parent)
+	if (node->parent) {
 		khist_node_put(node->parent);
+		khist_mem_uncharge(khist_node_charge(node->name));
+	}
 	kfree(node->name);
 	/* khist_d_revalidate() may still read ->removed under RCU walk. */
 	kfree_rcu(node, rcu);
@@ -98,31 +107,39 @@ static struct khist_node *khist_node_add(struct khist_node *parent,
 					 void *data)
 {
 	struct khist_node *node;
+	int ret = 0;
 
 	if (!parent || !S_ISDIR(parent->mode) || !name || !*name ||
 	    strchr(name, '/'))
 		return ERR_PTR(-EINVAL);
+	ret = khist_mem_charge(khist_node_charge(name));
+	if (ret)
+		return ERR_PTR(ret);
 	node = khist_node_alloc(name, mode, data);
-	if (!node)
-		return ERR_PTR(-ENOMEM);
-	mutex_lock(&khist_fs_lock);
-	if (parent->removed) {
-		mutex_unlock(&khist_fs_lock);
-		kfree(node->name);
-		kfree(node);
-		return ERR_PTR(-ENOENT);
+	if (!node) {
+		ret = -ENOMEM;
+		goto out_uncharge;
 	}
-	if (khist_node_find_child(parent, name, strlen(name))) {
+	mutex_lock(&khist_fs_lock);
+	if (parent->removed)
+		ret = -ENOENT;
+	else if (khist_node_find_child(parent, name, strlen(name)))
+		ret = -EEXIST;
+	if (ret) {
 		mutex_unlock(&khist_fs_lock);
 		kfree(node->name);
 		kfree(node);
-		return ERR_PTR(-EEXIST);
+		goto out_uncharge;
 	}
 	khist_node_get(parent);
 	node->parent = parent;
 	list_add_tail(&node->sibling, &parent->children);
 	mutex_unlock(&khist_fs_lock);
 	return node;
+
+out_uncharge:
+	khist_mem_uncharge(khist_node_charge(name));
+	return ERR_PTR(ret);
 }
 
 /**

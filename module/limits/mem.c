@@ -148,6 +148,59 @@ int khist_mem_recharge(u64 old, u64 new)
 	return 0;
 }
 
+/* Bytes that open files pin for their readers (khist_mem_pin()). */
+static atomic64_t khist_mem_pinned = ATOMIC64_INIT(0);
+
+static void khist_mem_pin_refused(u64 pinned, u64 bytes)
+{
+	pr_warn_ratelimited("open files pin %llu bytes, %llu more refused\n",
+			    pinned, bytes);
+}
+
+/**
+ * khist_mem_pin() - charge what an open file keeps for its reader
+ * @bytes: the bytes it keeps until it is closed
+ *
+ * A reader of a ``gid=`` mount may open as many files as its fd limit
+ * allows: what they keep is charged against mem_limit_kb like the rest,
+ * and all of it together may not pass a quarter of the limit, so readers
+ * cannot take what root's configuration needs. Undo with khist_mem_unpin().
+ *
+ * Context: any.
+ * Return: 0 or -ENOSPC.
+ */
+int khist_mem_pin(u64 bytes)
+{
+	u64 cap = khist_mem_limit() / KHIST_MEM_PIN_SHARE;
+	s64 old = atomic64_read(&khist_mem_pinned);
+	u64 new;
+	int ret;
+
+	do {
+		if (check_add_overflow((u64)old, bytes, &new) || new > cap) {
+			khist_mem_pin_refused(old, bytes);
+			return -ENOSPC;
+		}
+	} while (!atomic64_try_cmpxchg(&khist_mem_pinned, &old, new));
+	/* Bytes only: a file's buffer grows by steps, each pinned anew. */
+	ret = khist_mem_add(bytes);
+	if (ret)
+		atomic64_sub(bytes, &khist_mem_pinned);
+	return ret;
+}
+
+/**
+ * khist_mem_unpin() - give back what khist_mem_pin() charged
+ * @bytes: as passed to khist_mem_pin()
+ *
+ * Context: any.
+ */
+void khist_mem_unpin(u64 bytes)
+{
+	atomic64_sub(bytes, &khist_mem_bytes);
+	atomic64_sub(bytes, &khist_mem_pinned);
+}
+
 /**
  * khist_mem_init() - the default limit, a quarter of RAM, unless
  * mem_limit_kb was given at load

@@ -945,11 +945,13 @@ void khist_rec_scratch_exit(void)
  */
 int khist_ringbuf_init(struct khist_instance *inst)
 {
-	u64 charge = khist_ringbuf_charge_size(KHIST_RB_DEFAULT_SIZE);
 	struct khist_buffer *buf;
+	u64 charge;
 	int ret;
 
-	ret = khist_mem_charge(charge);
+	ret = khist_ringbuf_charge_size(KHIST_RB_DEFAULT_SIZE, &charge);
+	if (!ret)
+		ret = khist_mem_charge(charge);
 	if (ret)
 		return ret;
 	ret = -ENOMEM;

@@ -9,7 +9,10 @@
 
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/ring_buffer.h>
 #include <linux/wait.h>
 #include <khist/event.h>
@@ -64,10 +67,54 @@ typedef void (*khist_trace_header_fn)(struct khist_out *out,
 				      struct trace_buffer *rb, bool empty,
 				      void *data);
 
-/* What a buffer of @size bytes per CPU is charged. */
-static inline u64 khist_ringbuf_charge_size(unsigned long size)
+/*
+ * Bytes of data a ring buffer page holds: the page less its header (a
+ * timestamp and the commit count).
+ */
+#define KHIST_RB_PAGE_DATA (PAGE_SIZE - 2 * sizeof(u64))
+/* Pages a CPU's buffer has at least (ring_buffer_alloc()'s minimum). */
+#define KHIST_RB_MIN_PAGES 2
+
+/*
+ * Bytes a ring buffer of @size bytes per CPU really takes: whole pages,
+ * at least KHIST_RB_MIN_PAGES, plus the reader page, on every possible
+ * CPU. -EINVAL when that does not fit in a u64.
+ */
+static inline int khist_ringbuf_pages_size(unsigned long size, u64 *bytes)
 {
-	return sizeof(struct khist_buffer) + (u64)size * num_possible_cpus();
+	u64 pages = max_t(u64, DIV_ROUND_UP_ULL(size, KHIST_RB_PAGE_DATA),
+			  KHIST_RB_MIN_PAGES);
+
+	/* The reader page: pages < 2^52, so this cannot overflow. */
+	pages++;
+	if (check_mul_overflow(pages, (u64)PAGE_SIZE, bytes) ||
+	    check_mul_overflow(*bytes, (u64)num_possible_cpus(), bytes))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * khist_ringbuf_charge_size() - what an instance's buffers are charged
+ * @size:   the main buffer's size per CPU, in bytes
+ * @charge: set to the bytes charged against mem_limit_kb
+ *
+ * The struct, the main buffer's pages, and the snapshot's spare buffer
+ * at its resting size (a page pair per CPU; an allocated snapshot is
+ * charged on its own, see snapshot.c).
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL when @size is too big to count.
+ */
+static inline int khist_ringbuf_charge_size(unsigned long size, u64 *charge)
+{
+	u64 main, spare;
+
+	if (khist_ringbuf_pages_size(size, &main) ||
+	    khist_ringbuf_pages_size(1, &spare) ||
+	    check_add_overflow(main, spare + sizeof(struct khist_buffer),
+			       charge))
+		return -EINVAL;
+	return 0;
 }
 
 int khist_ringbuf_init(struct khist_instance *inst);

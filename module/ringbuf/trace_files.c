@@ -71,9 +71,13 @@ static void *khist_trace_start(struct seq_file *m, loff_t *pos)
 	struct khist_trace_iter *ti = m->private;
 	int cpu;
 
-	mutex_lock(&khist_event_mutex);
 	if (!*pos)
 		return SEQ_START_TOKEN;
+	/*
+	 * A seek walks from the start again. The iterators are this file's
+	 * own (seq_file serialises its reads), so no global lock is held
+	 * while walking: however far the seek, root's writes never wait.
+	 */
 	if (*pos != ti->idx) {
 		for_each_possible_cpu(cpu)
 			if (ti->it[cpu])
@@ -82,6 +86,9 @@ static void *khist_trace_start(struct seq_file *m, loff_t *pos)
 		while (ti->idx < *pos && khist_trace_peek(ti)) {
 			ring_buffer_iter_advance(ti->it[ti->cpu]);
 			ti->idx++;
+			if (fatal_signal_pending(current))
+				return ERR_PTR(-EINTR);
+			cond_resched();
 		}
 		if (ti->idx != *pos)
 			return NULL;
@@ -102,19 +109,21 @@ static void *khist_trace_next(struct seq_file *m, void *v, loff_t *pos)
 
 static void khist_trace_stop(struct seq_file *m, void *v)
 {
-	mutex_unlock(&khist_event_mutex);
 }
 
+/* khist_event_mutex is held for one line at a time (events, options). */
 static int khist_trace_show(struct seq_file *m, void *v)
 {
 	struct khist_trace_iter *ti = m->private;
 
 	ti->out.len = 0;
+	mutex_lock(&khist_event_mutex);
 	if (v == SEQ_START_TOKEN)
 		ti->header(&ti->out, ti->rb, !khist_trace_peek(ti), ti->data);
 	else
 		khist_ringbuf_format(&ti->out, ti->cpu, ti->ts, ti->rec,
 				     ti->size);
+	mutex_unlock(&khist_event_mutex);
 	seq_write(m, ti->out.buf, min(ti->out.len, ti->out.size));
 	return 0;
 }
@@ -274,8 +283,13 @@ static const struct file_operations khist_trace_fops = {
 
 /* ---- trace_pipe ---- */
 
+/*
+ * One open trace_pipe: @lock serialises the readers of this file and
+ * guards @out and @pos, the formatted record not yet copied out.
+ */
 struct khist_pipe {
 	struct khist_buffer *buf;
+	struct mutex lock; /* see above */
 	struct khist_out out;
 	size_t pos;
 };
@@ -340,6 +354,7 @@ static int khist_pipe_open(struct inode *inode, struct file *file)
 	}
 	p->out.size = KHIST_LINE_MAX;
 	p->buf = buf;
+	mutex_init(&p->lock);
 	file->private_data = p;
 	atomic_inc(&buf->waiters);
 	return nonseekable_open(inode, file);
@@ -350,21 +365,29 @@ static int khist_pipe_release(struct inode *inode, struct file *file)
 	struct khist_pipe *p = file->private_data;
 
 	atomic_dec(&p->buf->waiters);
+	mutex_destroy(&p->lock);
 	kfree(p->out.buf);
 	kfree(p);
 	return 0;
 }
 
+/*
+ * Copy what p->out holds to the user, under p->lock only: a reader whose
+ * buffer faults slowly (userfaultfd, FUSE) then stalls its own file, never
+ * buf->read_lock, which tracing_on and buffer_size_kb writes take.
+ */
 static ssize_t khist_pipe_read(struct file *file, char __user *ubuf, size_t cnt,
 			       loff_t *ppos)
 {
 	struct khist_pipe *p = file->private_data;
 	size_t done = 0, n;
+	bool filled;
 	long ret;
 
 	if (!cnt)
 		return 0;
-	mutex_lock(&p->buf->read_lock);
+	if (mutex_lock_interruptible(&p->lock))
+		return -ERESTARTSYS;
 	for (;;) {
 		if (p->pos < p->out.len) {
 			n = p->out.len - p->pos;
@@ -382,7 +405,10 @@ static ssize_t khist_pipe_read(struct file *file, char __user *ubuf, size_t cnt,
 				break;
 			continue;
 		}
-		if (khist_pipe_fill(p))
+		mutex_lock(&p->buf->read_lock);
+		filled = khist_pipe_fill(p);
+		mutex_unlock(&p->buf->read_lock);
+		if (filled)
 			continue;
 		if (done)
 			break;
@@ -390,16 +416,17 @@ static ssize_t khist_pipe_read(struct file *file, char __user *ubuf, size_t cnt,
 			ret = -EAGAIN;
 			goto out;
 		}
-		mutex_unlock(&p->buf->read_lock);
+		mutex_unlock(&p->lock);
 		/* The timeout covers a wakeup raced past by a writer. */
 		ret = khist_pipe_wait(p->buf);
 		if (ret < 0)
 			return -ERESTARTSYS;
-		mutex_lock(&p->buf->read_lock);
+		if (mutex_lock_interruptible(&p->lock))
+			return -ERESTARTSYS;
 	}
 	ret = done;
 out:
-	mutex_unlock(&p->buf->read_lock);
+	mutex_unlock(&p->lock);
 	return ret;
 }
 
@@ -541,13 +568,15 @@ static ssize_t khist_size_write(struct file *file, const char __user *ubuf,
 		return ret;
 	if (!kb || kb > (ULONG_MAX >> 10))
 		return -EINVAL;
+	/* The pages it takes on every CPU must be countable. */
+	ret = khist_ringbuf_charge_size(kb << 10, &want);
+	if (ret)
+		return ret;
 	mutex_lock(&buf->read_lock);
 	/*
 	 * Growth is charged first; a shrink is uncharged once done. The
 	 * snapshot buffer, when allocated, follows (snapshot.c).
 	 */
-	want = khist_ringbuf_charge_size(kb << 10);
-	ret = 0;
 	if (want > buf->charged)
 		ret = khist_mem_recharge(buf->charged, want);
 	if (!ret) {

@@ -44,8 +44,8 @@
  * @cond:      a hist snapshot() action owns the snapshot (under @mutex):
  *             writes to the `snapshot` file get -EBUSY, as ftrace's
  *             conditional snapshot
- * @charged:   bytes charged against mem_limit_kb while allocated (under
- *             @mutex)
+ * @charged:   bytes charged against mem_limit_kb while allocated, or
+ *             while a failed shrink left the pages (under @mutex)
  * @mutex:     serialises allocation, freeing and resizing
  */
 struct khist_snapshot {
@@ -109,7 +109,7 @@ void khist_snapshot_free(struct khist_buffer *buf)
 	if (!snap)
 		return;
 	buf->snap = NULL;
-	if (snap->allocated)
+	if (snap->charged)
 		khist_mem_uncharge(snap->charged);
 	ring_buffer_free(snap->spare);
 	mutex_destroy(&snap->mutex);
@@ -269,15 +269,26 @@ static int khist_snap_allocate(struct khist_buffer *buf)
 		return 0;
 	/* Not allocated: no swap can move buf->rb or the spare. */
 	size = khist_rb_size(buf->rb);
-	/* What the main buffer is charged: the size asked for, not rounded. */
+	/*
+	 * What the main buffer is charged: its pages, a little more than
+	 * the spare's at the same size.
+	 */
 	charge = READ_ONCE(buf->charged);
-	ret = khist_mem_charge(charge);
+	/* Pages a failed shrink left are charged already. */
+	if (snap->charged)
+		ret = khist_mem_recharge(snap->charged, charge);
+	else
+		ret = khist_mem_charge(charge);
 	if (ret)
 		return ret;
 	ret = khist_snap_resize_spare(snap, size);
 	if (ret < 0) {
-		khist_snap_resize_spare(snap, 1);
-		khist_mem_uncharge(charge);
+		/* Charged for as long as its pages stay. */
+		snap->charged = charge;
+		if (khist_snap_resize_spare(snap, 1) >= 0) {
+			khist_mem_uncharge(charge);
+			snap->charged = 0;
+		}
 		return ret;
 	}
 	snap->charged = charge;
@@ -294,13 +305,21 @@ static void khist_snap_release(struct khist_buffer *buf)
 	unsigned long flags;
 
 	lockdep_assert_held(&snap->mutex);
-	if (!snap->allocated)
+	/* A shrink that failed before is tried again (see below). */
+	if (!snap->allocated && !snap->charged)
 		return;
 	khist_snap_lock(snap, &flags);
 	snap->allocated = false;
 	khist_snap_unlock(snap, flags);
-	khist_snap_resize_spare(snap, 1);
 	ring_buffer_reset(snap->spare);
+	/*
+	 * An iterator open on the spare (a snapshot reader, or a trace
+	 * reader whose buffer was swapped) makes the shrink fail with
+	 * -EBUSY: its pages stay, and so does their charge, until the next
+	 * free or allocation.
+	 */
+	if (khist_snap_resize_spare(snap, 1) < 0)
+		return;
 	khist_mem_uncharge(snap->charged);
 	snap->charged = 0;
 }
@@ -394,11 +413,14 @@ void khist_snapshot_cond_release(struct khist_instance *inst)
 int khist_buffers_resize(struct khist_buffer *buf, unsigned long size)
 {
 	struct khist_snapshot *snap = buf->snap;
-	u64 want = khist_ringbuf_charge_size(size);
 	bool recharged = false;
 	unsigned long old;
+	u64 want;
 	int ret;
 
+	ret = khist_ringbuf_charge_size(size, &want);
+	if (ret)
+		return ret;
 	mutex_lock(&snap->mutex);
 	/* The snapshot's growth is charged before anything changes. */
 	if (snap->allocated && want > snap->charged) {

@@ -31,7 +31,9 @@
 # 4. Everything the loops left is removed: khist's own accounting
 #    (mem_used: maps, triggers, buffers, instances, synthetic events) must
 #    be back at its level after the setup.
-# 5. With all the configuration in place and the workload running:
+# 5. limits-hostile.tc (torture test 4) runs for a third of the churn's
+#    time: a gid= reader tries to stall root's control writes.
+# 6. With all the configuration in place and the workload running:
 #    kmemleak (debug kernels) must report no khist object, then khist is
 #    unmounted and removed (rmmod) under load. khist reports anything
 #    still charged at unload as a leak; the harness fails the run on that
@@ -492,6 +494,21 @@ if [ -r $P/mem_used ]; then
 		{ cat synthetic_events; ls instances; } | sed 's/^/# /'
 	fi
 fi
+
+# Torture test 4, longer than in make check: the hostile gid= reader of
+# limits-hostile.tc for a third of the churn's time (6 s at least), while
+# root's control writes must each finish within its deadline.
+hs=$((secs / 3 > 6 ? secs / 3 : 6))
+mkdir -p $T/hostile
+if (cd $T/hostile && KHIST_HOSTILE_SECONDS=$hs KHIST_MNT=$MNT dash -e -c \
+	". /selftests/fs/lib.sh; . /selftests/fs/test.d/limits/limits-hostile.tc") \
+	> $T/hostile.log 2>&1; then
+	ok "hostile reader: root's control writes within the deadline for ${hs}s"
+else
+	not_ok "hostile reader: root's control writes stalled or failed"
+	note $T/hostile.log
+fi
+cat $T/hostile/ctl2 $T/hostile/reader 2>/dev/null | sed 's/^/# hostile: /'
 
 # Everything in place again, and the workload running, for the end.
 w synthetic_events 'stress_lat u64 lat; pid_t pid; char comm[16]'
