@@ -88,6 +88,12 @@ bench-steps: module
 bench-map:
 	@$(MAKE) -s -C selftests/bench map
 
+# The khist-dkms Debian package (Documentation/install.rst): khist's sources
+# under /usr/src/khist-<version>/, which DKMS builds for every kernel.
+.PHONY: deb
+deb:
+	@sh tools/mkdeb.sh $(BUILD)/deb
+
 clean:
 	rm -rf $(BUILD) khist.ko
 	@$(MAKE) -s -C selftests/unit clean
@@ -99,6 +105,7 @@ help:
 	@echo "make vmtest      boot the Debian kernel KVER in QEMU and run selftests/fs"
 	@echo "make check       unit + VM tests + area stages on 6.1 and 6.12; ends with 'N passed, N failed'"
 	@echo "make demo        build, boot a VM, load khist and show it at work"
+	@echo "make deb         the khist-dkms package, in build/deb (Documentation/install.rst)"
 	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc"
 	@echo "make bench-map   tracing_map benchmark against liburcu's cds_lfht"
 	@echo "make bench       per-event cost, khist vs native hist triggers, in one VM"
