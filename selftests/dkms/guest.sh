@@ -36,7 +36,7 @@ hist_counts() {
 t "no other khist.ko in the image" sh -c '! ls /lib/khist/*.ko'
 # khist.ko, or khist.ko.xz where the kernel's modules are compressed (6.12)
 t "module is in /lib/modules/$rel/updates/dkms" \
-	ls /lib/modules/$rel/updates/dkms/khist.ko*
+	ls /lib/modules/"$rel"/updates/dkms/khist.ko*
 t "modprobe khist" modprobe khist
 t "loaded khist is the DKMS build (srcversion)" loaded_srcversion
 if [ -s $E/expect-version ]; then

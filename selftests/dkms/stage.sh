@@ -71,7 +71,7 @@ cleanup() {
 	if dpkg-query -W khist-dkms >/dev/null 2>&1; then
 		apt_get purge khist-dkms >"$out/purge-cleanup.log" 2>&1
 	fi
-	if [ $mok_made -eq 1 ]; then
+	if [ "$mok_made" -eq 1 ]; then
 		rm -f "$mok" /var/lib/dkms/mok.pub
 	fi
 }
