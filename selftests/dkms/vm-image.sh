@@ -25,5 +25,17 @@ done
 mv "$root/modules.dep.tmp" "$root$lib/modules.dep"
 # What the guest checks the loaded module against.
 mod=$lib/${dep%%:*}
-modinfo -F srcversion "$mod" >"$root/selftests/dkms/expect-srcversion"
+# Its GNU build id (the kernel shows the loaded module's in
+# /sys/module/khist/notes/); modules may be xz-compressed (6.1: no, 6.12: yes).
+case "$mod" in
+*.xz) xz -dc "$mod" >"$root/khist.ko.tmp" ;;
+*) cp "$mod" "$root/khist.ko.tmp" ;;
+esac
+readelf -n "$root/khist.ko.tmp" | sed -n 's/^ *Build ID: *//p' \
+	>"$root/selftests/dkms/expect-buildid"
+rm -f "$root/khist.ko.tmp"
+[ -s "$root/selftests/dkms/expect-buildid" ] || {
+	echo "dkms vm-image: no build id in $mod" >&2
+	exit 1
+}
 modinfo -F version "$mod" >"$root/selftests/dkms/expect-version" || true
