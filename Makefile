@@ -155,6 +155,12 @@ bench-steps:
 bench-map:
 	@$(MAKE) -s -C selftests/bench map
 
+# The khist-dkms Debian package (Documentation/install.rst): khist's sources
+# under /usr/src/khist-<version>/, which DKMS builds for every kernel.
+.PHONY: deb
+deb:
+	@sh tools/mkdeb.sh $(BUILD)/deb
+
 clean:
 	rm -rf $(BUILD) khist.ko
 	@$(MAKE) -s -C selftests/unit clean
@@ -173,6 +179,7 @@ help:
 	@echo "make vmtest      boot the Debian kernel KVER in QEMU and run selftests/fs"
 	@echo "make check       unit + style + VM tests on 6.1, 6.12, 6.12-rt + area stages; ends with 'N passed, N failed'"
 	@echo "make demo        build, boot a VM, load khist and show it at work"
+	@echo "make deb         the khist-dkms package, in build/deb (Documentation/install.rst)"
 	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc, layers"
 	@echo "make sparse|kdoc|w1  one of those gates alone"
 	@echo "make layers      the layer rule on the built objects (selftests/layers.sh)"
@@ -183,3 +190,5 @@ help:
 	@echo "make fuzz        libFuzzer targets, FUZZ_SECONDS each"
 	@echo "make debug-kernel [DEBUG_VARIANT=kasan|kcsan]  build a 6.12 debug kernel; then KVER=6.12-kasan"
 	@echo "make stress      VM stress: configuration changes under load, rmmod, STRESS_SECONDS"
+	@echo "make sparse | kdoc | w1   one style gate of make style on its own"
+	@echo "make clean       remove build/ and khist.ko"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * readme.c - the README file at the root of every instance: a summary of
- * the files and syntax khist offers, which users and ftracetest read.
- * Each section documents something that exists; Documentation/ has the
- * full story.
+ * readme.c - the README file at the top of the khist tree (instances have
+ * none, as in tracefs): a summary of the files and syntax khist offers,
+ * which users and ftracetest read. Each section documents something that
+ * exists; Documentation/ has the full story.
  */
 #include <linux/fs.h>
 #include "khist.h"
