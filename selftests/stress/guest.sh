@@ -109,7 +109,7 @@ loop=main
 # Refusals are logged per loop ($T/refused.NAME, "FILE<TAB>TEXT").
 w() {
 	if echo "$2" >> "$1" 2>/dev/null; then
-		ok_n=$((ok_n + 1))
+		ok_n=$((ok_n + 1 + tt_added))
 	else
 		no_n=$((no_n + 1))
 		printf '%s\t%s\n' "$1" "$2" >> $T/refused.$loop
@@ -117,7 +117,7 @@ w() {
 }
 t() {
 	if if [ -z "$2" ]; then true > "$1"; else echo "$2" > "$1"; fi 2>/dev/null; then
-		ok_n=$((ok_n + 1))
+		ok_n=$((ok_n + 1 + tt_added))
 	else
 		no_n=$((no_n + 1))
 		printf '%s\t> %s\n' "$1" "$2" >> $T/refused.$loop
@@ -145,7 +145,7 @@ p() {
 # x CMD... - any other operation.
 x() {
 	if "$@" > /dev/null 2>&1; then
-		ok_n=$((ok_n + 1))
+		ok_n=$((ok_n + 1 + tt_added))
 	else
 		no_n=$((no_n + 1))
 	fi
@@ -313,6 +313,7 @@ loop_inst() {
 # The console names the seed and step of a crash; the log the seeds run.
 loop_tear() {
 	loop=tear
+	tt_added=0
 	. /selftests/fs/test.d/teardown/torture.sh
 	TT_MNT=$MNT
 	TT_TOP=0
@@ -323,7 +324,7 @@ loop_tear() {
 	while [ ! -e $T/stop ]; do
 		echo "tear seed $s"
 		tt_seed $s $T/tear
-		ok_n=$((ok_n + 1))
+		ok_n=$((ok_n + 1 + tt_added))
 		s=$((s + 1))
 	done
 	echo "$tear_seed $((s - 1))" > $T/tear.seeds

@@ -21,10 +21,12 @@
 #
 # Caller's settings: TT_MNT (khist's mount), TT_TOP (1: use the top level
 # too), TT_RMMOD (1: umount + rmmod of khist is one of the steps), TT_W
-# (the command that writes: "tt_w FILE TEXT" by default).
+# (the command that writes the removals: "tt_w FILE TEXT" by default).
+# tt_seed leaves in tt_added the number of triggers that were accepted.
 
 TT_FIRE=/sys/kernel/debug/khist_test/fire
 TT_MOD=/lib/khist/khist_test_events.ko
+TT_TAB=$(printf '\t')
 
 tt_rand() {
 	tt_r=$(((tt_r * 1103515245 + 12345) & 2147483647))
@@ -32,7 +34,7 @@ tt_rand() {
 }
 
 tt_log() {
-	echo "<5>khist-torture seed=$tt_seed: $*" > /dev/kmsg 2> /dev/null || true
+	echo "<4>khist-torture seed=$tt_seed: $*" > /dev/kmsg 2> /dev/null || true
 }
 
 # tt_w FILE TEXT - append, refusals are fine.
@@ -43,7 +45,9 @@ tt_w() {
 # The generated triggers: "DIR<TAB>EVENT<TAB>TEXT" lines.
 tt_add() {
 	tt_log "add $1/$2: $3"
-	${TT_W:-tt_w} "$TT_MNT/$1/events/$2/trigger" "$3"
+	if echo "$3" >> "$TT_MNT/$1/events/$2/trigger" 2> /dev/null; then
+		tt_added=$((tt_added + 1))
+	fi
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$tt_dir/trigs"
 }
 
@@ -82,16 +86,18 @@ tt_graph() {
 	done
 }
 
-# Load: syscalls (dd), wake-ups (short sleeps), test-module events.
+# Load: syscalls (dd), wake-ups (short sleeps), test-module events; at
+# the lowest priority, so that the teardown itself is not starved.
 tt_load_start() {
-	(cd / && exec dd if=/dev/zero of=/dev/null bs=1 count=1000000000 2> /dev/null) &
+	(cd / && exec nice -n 19 dd if=/dev/zero of=/dev/null bs=1 \
+		count=1000000000 2> /dev/null) &
 	tt_pids=$!
-	(cd / && while :; do usleep 500; done) &
+	(cd / && exec nice -n 19 sh -c 'while :; do usleep 1000; done') &
 	tt_pids="$tt_pids $!"
-	(cd / && while :; do
-		{ echo "3 7" > $TT_FIRE; } 2> /dev/null
-		usleep 1000
-	done) &
+	(cd / && exec nice -n 19 sh -c "while :; do
+		{ echo '3 7' > $TT_FIRE; } 2> /dev/null
+		usleep 2000
+	done") &
 	tt_pids="$tt_pids $!"
 }
 tt_load_stop() {
@@ -123,17 +129,20 @@ tt_step() {
 	tt_log "step $1"
 	case $1 in
 	rmdir:*) rmdir "$TT_MNT/${1#rmdir:}" 2> /dev/null || true ;;
-	untrig:*)
-		tt_l=$(sed -n "${1#untrig:}p" "$tt_dir/trigs")
-		tt_d=$(echo "$tt_l" | cut -f1)
-		tt_e=$(echo "$tt_l" | cut -f2)
-		tt_t=$(echo "$tt_l" | cut -f3-)
+	untrig*)
+		IFS=$TT_TAB read -r tt_k tt_d tt_e tt_t <<- EOF
+			$1
+		EOF
 		${TT_W:-tt_w} "$TT_MNT/$tt_d/events/$tt_e/trigger" "!$tt_t"
 		;;
-	trunc:*)
-		tt_l=$(sed -n "${1#trunc:}p" "$tt_dir/trigs")
-		tt_f="$TT_MNT/$(echo "$tt_l" | cut -f1)/events/$(echo "$tt_l" | cut -f2)/trigger"
-		[ -f "$tt_f" ] && { : > "$tt_f"; } 2> /dev/null || true
+	trunc*)
+		IFS=$TT_TAB read -r tt_k tt_d tt_e tt_t <<- EOF
+			$1
+		EOF
+		tt_f="$TT_MNT/$tt_d/events/$tt_e/trigger"
+		if [ -f "$tt_f" ]; then
+			{ : > "$tt_f"; } 2> /dev/null || true
+		fi
 		;;
 	dyn:*) tt_w "$TT_MNT/dynamic_events" "-:${1#dyn:}" ;;
 	rmmod-test) rmmod khist_test_events 2> /dev/null || true ;;
@@ -151,7 +160,7 @@ tt_cleanup() {
 	done
 	sed -n '1!G;h;$p' "$tt_dir/trigs" > "$tt_dir/rtrigs"
 	for tt_p in 1 2 3; do
-		while IFS=$(printf '\t') read -r tt_d tt_e tt_t; do
+		while IFS=$TT_TAB read -r tt_d tt_e tt_t; do
 			if [ "$tt_d" = . ]; then
 				tt_w "$TT_MNT/events/$tt_e/trigger" "!$tt_t"
 			fi
@@ -172,6 +181,7 @@ tt_seed() {
 	: > "$tt_dir/trigs"
 	: > "$tt_dir/steps"
 	tt_log "start"
+	tt_added=0
 	insmod $TT_MOD 2> /dev/null || true
 	tt_w "$TT_MNT/dynamic_events" 's:tdt_lat u64 lat'
 	tt_w "$TT_MNT/dynamic_events" 's:tdt_wake u64 lat; int prio'
@@ -194,16 +204,13 @@ tt_seed() {
 	for tt_d in $tt_dirs; do
 		tt_graph "$tt_d"
 	done
-	tt_nt=$(wc -l < "$tt_dir/trigs")
-	tt_i=1
-	while [ $tt_i -le "$tt_nt" ]; do
+	while IFS= read -r tt_l; do
 		tt_rand 4
 		case $tt_v in
-		0 | 1) echo "untrig:$tt_i" >> "$tt_dir/steps" ;;
-		2) echo "trunc:$tt_i" >> "$tt_dir/steps" ;;
+		0 | 1) echo "untrig$TT_TAB$tt_l" >> "$tt_dir/steps" ;;
+		2) echo "trunc$TT_TAB$tt_l" >> "$tt_dir/steps" ;;
 		esac
-		tt_i=$((tt_i + 1))
-	done
+	done < "$tt_dir/trigs"
 	printf '%s\n' dyn:tdt_lat dyn:tdt_wake dyn:tdep/ep rmmod-test >> "$tt_dir/steps"
 	if [ "${TT_RMMOD:-0}" = 1 ]; then
 		tt_rand 2
