@@ -319,6 +319,8 @@ loop_tear() {
 	TT_TOP=0
 	TT_RMMOD=0
 	TT_W=w
+	# No nice(1): it calls getpriority(), which the reference hists count.
+	TT_NICE=
 	mkdir -p $T/tear
 	s=$tear_seed
 	while [ ! -e $T/stop ]; do

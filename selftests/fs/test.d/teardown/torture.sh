@@ -21,7 +21,9 @@
 #
 # Caller's settings: TT_MNT (khist's mount), TT_TOP (1: use the top level
 # too), TT_RMMOD (1: umount + rmmod of khist is one of the steps), TT_W
-# (the command that writes the removals: "tt_w FILE TEXT" by default).
+# (the command that writes the removals: "tt_w FILE TEXT" by default),
+# TT_NICE (runs the load: "nice -n 19" by default; nice calls
+# getpriority(), which the stress test counts: it sets it empty).
 # tt_seed leaves in tt_added the number of triggers that were accepted.
 
 TT_FIRE=/sys/kernel/debug/khist_test/fire
@@ -89,12 +91,12 @@ tt_graph() {
 # Load: syscalls (dd), wake-ups (short sleeps), test-module events; at
 # the lowest priority, so that the teardown itself is not starved.
 tt_load_start() {
-	(cd / && exec nice -n 19 dd if=/dev/zero of=/dev/null bs=1 \
+	(cd / && exec ${TT_NICE-nice -n 19} dd if=/dev/zero of=/dev/null bs=1 \
 		count=1000000000 2> /dev/null) &
 	tt_pids=$!
-	(cd / && exec nice -n 19 sh -c 'while :; do usleep 1000; done') &
+	(cd / && exec ${TT_NICE-nice -n 19} sh -c 'while :; do usleep 1000; done') &
 	tt_pids="$tt_pids $!"
-	(cd / && exec nice -n 19 sh -c "while :; do
+	(cd / && exec ${TT_NICE-nice -n 19} sh -c "while :; do
 		{ echo '3 7' > $TT_FIRE; } 2> /dev/null
 		usleep 2000
 	done") &
