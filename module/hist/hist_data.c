@@ -274,12 +274,11 @@ bool khist_hist_data_unuse(struct khist_hist_data *hd,
 	lockdep_assert_held(&khist_event_mutex);
 	list_del_init(&ht->hd_node);
 	if (--hd->refs) {
-		if (hd->spec == ht->spec && !list_empty(&hd->users)) {
-			next = list_first_entry(
-				&hd->users, struct khist_hist_trigger, hd_node);
-			hd->spec = next->spec;
-			hd->name = next->spec->name;
-		}
+		if (hd->spec != ht->spec || list_empty(&hd->users))
+			return false;
+		next = list_first_entry(&hd->users, typeof(*next), hd_node);
+		hd->spec = next->spec;
+		hd->name = next->spec->name;
 		return false;
 	}
 	list_del_init(&hd->named);
