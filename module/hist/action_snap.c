@@ -28,7 +28,7 @@
 /**
  * struct khist_isnap - the conditional snapshot of a snapshot() action
  * @node:      entry in khist_snaps (the instance's claim), or empty
- * @inst:      the instance whose buffer is swapped
+ * @inst:      the instance whose buffer is swapped (a reference is held)
  * @ia:        the action
  * @var_str:   the tracked variable as written ("$lat")
  * @lock:      serialises the check, the record and the swap
@@ -91,6 +91,7 @@ int khist_inter_snap_create(struct khist_inter_ctx *ic,
 		kfree(sn);
 		return ret;
 	}
+	khist_instance_get(inst);
 	sn->inst = inst;
 	sn->ia = ia;
 	sn->var_str = var_str;
@@ -128,6 +129,7 @@ void khist_inter_snap_free(struct khist_inter *in)
 	if (!in->snap)
 		return;
 	khist_inter_snap_unclaim(in);
+	khist_instance_put(in->snap->inst);
 	kfree(in->snap);
 	in->snap = NULL;
 }

@@ -143,10 +143,14 @@ typedef u64 (*khist_clock_fn)(void);
 /**
  * struct khist_hist_data - a map and how its table is printed; shared by
  * the triggers of one name=
- * @spec:      the spec the table is printed with (the first trigger's)
+ * @spec:      the spec the table is printed with: the one of a trigger
+ *             using the data (the first one's; when that one goes, the
+ *             next user's, so that it never points into the fields of an
+ *             event that is gone)
  * @map:       the map
- * @name:      name= value, or NULL
+ * @name:      name= value (in @spec), or NULL
  * @refs:      triggers using it
+ * @users:     those triggers (khist_hist_trigger.hd_node)
  * @named:     entry in the list of named hist data
  * @clearing:  set while `clear` empties the map: hits are skipped
  * @clock:     the timestamp clock (clock=)
@@ -156,7 +160,9 @@ typedef u64 (*khist_clock_fn)(void);
  * @str_off:   offset of the first string/stack variable slot
  * @extra_size: bytes of the extra area
  * @inter:     inter-event state (references, field variables, actions)
- *             of the trigger that created the data, or NULL (inter.h)
+ *             of the trigger that created the data, or NULL (inter.h);
+ *             cleared when that trigger goes (read with READ_ONCE() on
+ *             hits)
  * @charged:   bytes charged against mem_limit_kb for it and its map
  * @cache:     per-CPU last hit (keys of one or two words), or NULL
  * @key_words: key size in u64 words
@@ -167,6 +173,7 @@ struct khist_hist_data {
 	struct khist_map *map;
 	const char *name;
 	int refs;
+	struct list_head users;
 	struct list_head named;
 	int clearing;
 	khist_clock_fn clock;
@@ -232,7 +239,10 @@ struct khist_hit_cache {
  * @hd:       its data
  * @lost:     hits dropped because every scratch level was in use
  * @inter:    while being created: its inter-event state, until the data
- *            takes it over
+ *            takes it over; after its unlink: that state, freed with it
+ * @hd_node:  entry in @hd's users
+ * @creator:  it created @hd: its hits run @hd's inter-event state
+ * @last:     its unlink let go of @hd last: its free frees @hd
  * @plan:     how its hits read keys and values from the record
  * @plain:    every key and value is a direct load, and nothing else is
  *            needed (khist_hist_plain_set())
@@ -246,6 +256,9 @@ struct khist_hist_trigger {
 	struct khist_hist_data *hd;
 	atomic64_t lost;
 	struct khist_inter *inter;
+	struct list_head hd_node;
+	bool creator;
+	bool last;
 	struct khist_fetch_plan plan;
 	bool plain;
 	bool counting;
@@ -287,7 +300,10 @@ static inline struct khist_hist_trigger *khist_to_hist(struct khist_trigger *t)
 /* hist_data.c */
 struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 					       struct khist_inter *inter);
-bool khist_hist_data_unuse(struct khist_hist_data *hd);
+void khist_hist_data_use(struct khist_hist_data *hd,
+			 struct khist_hist_trigger *ht);
+bool khist_hist_data_unuse(struct khist_hist_data *hd,
+			   struct khist_hist_trigger *ht);
 void khist_hist_data_put(struct khist_hist_data *hd);
 struct khist_hist_data *khist_hist_named_find(const char *name);
 void khist_hist_data_clear(struct khist_hist_data *hd);

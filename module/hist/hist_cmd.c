@@ -244,23 +244,49 @@ bool khist_hist_is_referenced(struct khist_hist_trigger *ht)
 static void khist_hist_free(struct khist_trigger *t)
 {
 	struct khist_hist_trigger *ht = khist_to_hist(t);
-	struct khist_hist_data *hd = ht->hd;
 
 	khist_trigger_free_filter(t);
-	if (!hd || ht->spec != hd->spec)
+	khist_inter_free(ht->inter);
+	ht->inter = NULL;
+	/* The last user's spec is the data's (khist_hist_data_unuse()). */
+	if (ht->last)
+		khist_hist_data_put(ht->hd);
+	else
 		khist_hist_spec_free(ht->spec);
-	if (hd && !hd->refs)
-		khist_hist_data_put(hd);
 	kfree(ht);
 	khist_mem_uncharge(sizeof(*ht));
 }
 
+/*
+ * @ht, which created its data, goes: the data's inter-event state stops
+ * now (snapshot claim, hidden hists, its place among the referrers), even
+ * if other triggers of its name= keep the data; it is freed with @ht.
+ */
+static struct khist_inter *
+khist_hist_inter_detach(struct khist_hist_trigger *ht)
+{
+	struct khist_inter *in;
+
+	if (!ht->creator)
+		return NULL;
+	in = ht->hd->inter;
+	/* Hits that still see it run it until the grace period is over. */
+	WRITE_ONCE(ht->hd->inter, NULL);
+	khist_inter_unlink(in);
+	return in;
+}
+
 static void khist_hist_unlink(struct khist_trigger *t)
 {
-	struct khist_hist_data *hd = khist_to_hist(t)->hd;
+	struct khist_hist_trigger *ht = khist_to_hist(t);
+	struct khist_hist_data *hd = ht->hd;
 
-	if (khist_hist_data_unuse(hd))
-		khist_inter_unlink(hd->inter);
+	ht->inter = khist_hist_inter_detach(ht);
+	if (khist_hist_data_unuse(hd, ht)) {
+		/* Readers of its variables stop before the grace period. */
+		khist_inter_data_gone(hd);
+		ht->last = true;
+	}
 }
 
 static void khist_hist_remove(struct khist_hist_trigger *ht)
@@ -330,8 +356,8 @@ static int khist_hist_register(struct khist_event *ev,
 		return -EINVAL;
 	}
 	if (named) {
-		named->refs++;
 		ht->hd = named;
+		khist_hist_data_use(named, ht);
 	} else {
 		hd = khist_hist_data_create(sp, ht->inter);
 		if (!IS_ERR(hd) && hd->needs_stack) {
@@ -352,6 +378,8 @@ static int khist_hist_register(struct khist_event *ev,
 		}
 		ht->hd = hd;
 		ht->inter = NULL;
+		ht->creator = true;
+		khist_hist_data_use(hd, ht);
 	}
 	khist_hist_plain_set(ht);
 	return khist_trigger_add(ev, &ht->base);
@@ -367,11 +395,14 @@ static void khist_hist_drop_new(struct khist_hist_trigger *ht)
 		khist_inter_free(ht->inter);
 		ht->inter = NULL;
 	}
-	if (hd && khist_hist_data_unuse(hd)) {
-		khist_inter_unlink(hd->inter);
-		if (hd->spec == ht->spec)
-			ht->spec = NULL;
-		khist_hist_data_put(hd);
+	if (hd) {
+		khist_inter_free(khist_hist_inter_detach(ht));
+		if (khist_hist_data_unuse(hd, ht)) {
+			khist_inter_data_gone(hd);
+			if (hd->spec == ht->spec)
+				ht->spec = NULL;
+			khist_hist_data_put(hd);
+		}
 	}
 	ht->hd = NULL;
 	khist_trigger_free_filter(&ht->base);
@@ -471,6 +502,7 @@ static int khist_hist_cmd_run(struct khist_event *ev, const char *text,
 	}
 	ht->base.type = &khist_hist_type;
 	ht->base.ev = ev;
+	INIT_LIST_HEAD(&ht->hd_node);
 	ht->spec = sp;
 	khist_fetch_plan_init(&ht->plan, sp);
 	atomic64_set(&ht->lost, 0);

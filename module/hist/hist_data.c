@@ -152,6 +152,7 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 	if (!hd)
 		return ERR_PTR(-ENOMEM);
 	INIT_LIST_HEAD(&hd->named);
+	INIT_LIST_HEAD(&hd->users);
 	hd->comm_off = -1;
 	extra = 0;
 	if (khist_spec_uses_comm(spec)) {
@@ -235,20 +236,51 @@ struct khist_hist_data *khist_hist_named_find(const char *name)
 }
 
 /**
+ * khist_hist_data_use() - a trigger uses the data
+ * @hd: the data
+ * @ht: the trigger; the data's creator is counted by
+ *      khist_hist_data_create() already
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_hist_data_use(struct khist_hist_data *hd,
+			 struct khist_hist_trigger *ht)
+{
+	lockdep_assert_held(&khist_event_mutex);
+	if (!ht->creator)
+		hd->refs++;
+	list_add_tail(&ht->hd_node, &hd->users);
+}
+
+/**
  * khist_hist_data_unuse() - a trigger stops using its data
  * @hd: the data
+ * @ht: the trigger
  *
  * When the last trigger lets go, the name becomes free at once; the memory
- * is freed by khist_hist_data_put() after a grace period.
+ * is freed by khist_hist_data_put() after a grace period. When others
+ * remain and @hd was printed with @ht's spec, it is printed with the next
+ * user's from now on: @ht's spec (bound to @ht's event, which may go) is
+ * freed with @ht.
  *
  * Context: process context, khist_event_mutex held.
  * Return: true when that was the last user.
  */
-bool khist_hist_data_unuse(struct khist_hist_data *hd)
+bool khist_hist_data_unuse(struct khist_hist_data *hd,
+			   struct khist_hist_trigger *ht)
 {
+	struct khist_hist_trigger *next;
+
 	lockdep_assert_held(&khist_event_mutex);
-	if (--hd->refs)
+	list_del_init(&ht->hd_node);
+	if (--hd->refs) {
+		if (hd->spec != ht->spec || list_empty(&hd->users))
+			return false;
+		next = list_first_entry(&hd->users, typeof(*next), hd_node);
+		hd->spec = next->spec;
+		hd->name = next->spec->name;
 		return false;
+	}
 	list_del_init(&hd->named);
 	return true;
 }

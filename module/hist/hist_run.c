@@ -379,7 +379,7 @@ static noinline void khist_hist_hit(struct khist_hist_trigger *ht,
 	if (!khist_fetch_key(&ht->plan, &c, pad->key))
 		khist_hist_key_build(sp, &c, pad->key);
 	/* Only the trigger that created the data runs its inter-event part. */
-	in = hd->spec == sp ? hd->inter : NULL;
+	in = ht->creator ? READ_ONCE(hd->inter) : NULL;
 	if (in) {
 		c.ref = khist_inter_ref_value;
 		c.ref_arg = pad->inter.refs;
@@ -468,7 +468,7 @@ void khist_hist_plain_set(struct khist_hist_trigger *ht)
 	const struct khist_hist_spec *sp = ht->spec;
 	const struct khist_hist_data *hd = ht->hd;
 	bool plain = ht->plan.keys_direct && !sp->n_vars && !sp->timestamps &&
-		     !hd->needs_stack && !(hd->spec == sp && hd->inter);
+		     !hd->needs_stack && !(ht->creator && hd->inter);
 	unsigned int i;
 
 	for (i = 1; i < sp->n_vals; i++)

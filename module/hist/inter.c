@@ -155,36 +155,54 @@ bool khist_inter_is_referenced(struct khist_hist_data *hd)
 }
 
 /**
- * khist_inter_unlink() - the data's last trigger was unlinked
+ * khist_inter_unlink() - the trigger that created the state goes
  * @in: the state (may be NULL)
  *
- * Takes the state off the list, makes every trigger that still reads the
- * data's variables stop resolving (they can only be left when the data's
- * event goes away: the data is freed after a grace period, by which time
- * no probe uses the old flag) and removes this trigger's hidden hists.
+ * Takes the state off the list (it no longer counts as a referrer and
+ * is never marked dead again), gives up the instance's snapshot and
+ * removes this trigger's hidden hists. Probes may still run it until a
+ * grace period has passed; khist_inter_free() comes after that.
  *
  * Context: process context, khist_event_mutex held.
  */
 void khist_inter_unlink(struct khist_inter *in)
 {
-	struct khist_inter *o;
-	unsigned int i;
-
 	if (!in)
 		return;
 	khist_inter_snap_unclaim(in);
 	list_del_init(&in->list);
+	khist_inter_hidden_remove(in);
+}
+
+/**
+ * khist_inter_data_gone() - a trigger's data lost its last trigger
+ * @hd: the data (freed after the next grace period)
+ *
+ * Every state that reads @hd's variables stops resolving, whatever took
+ * @hd's last trigger away (its removal, or by force: the removal of its
+ * event, its instance, or khist itself), and forgets @hd where it is one
+ * of its hidden hists. Called before the grace period that precedes the
+ * free: a probe that still sees a reader live is waited for, later ones
+ * see it dead and never look @hd up. A dead state keeps no pointer into
+ * @hd that anything dereferences (khist_inter_ref_add() copies the
+ * variable's name and type).
+ *
+ * Context: process context, khist_event_mutex held.
+ */
+void khist_inter_data_gone(struct khist_hist_data *hd)
+{
+	struct khist_inter *o;
+	unsigned int i;
+
+	lockdep_assert_held(&khist_event_mutex);
 	list_for_each_entry(o, &khist_inter_list, list) {
-		if (!in->hd)
-			break;
 		for (i = 0; i < o->n_refs; i++)
-			if (o->refs[i].var.hd == in->hd)
+			if (o->refs[i].var.hd == hd)
 				WRITE_ONCE(o->dead, 1);
 		for (i = 0; i < o->n_hidden; i++)
-			if (o->hidden[i].hd == in->hd)
+			if (o->hidden[i].hd == hd)
 				o->hidden[i].hd = NULL;
 	}
-	khist_inter_hidden_remove(in);
 }
 
 /**

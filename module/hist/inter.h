@@ -146,7 +146,8 @@ struct khist_iaction {
  * struct khist_ihidden - a hidden hist trigger holding a field variable
  * of another event
  * @ev:  its event
- * @hd:  its data (cleared if the trigger goes away with its event)
+ * @hd:  its data (cleared when that data goes, by any path; @ev is
+ *       used only while it is set)
  * @cmd: the command that created it ("hist:...")
  */
 struct khist_ihidden {
@@ -161,7 +162,8 @@ struct khist_ihidden {
  * @hd:         the data it belongs to (set at registration)
  * @ev:         the event of the trigger that created it
  * @spec:       that trigger's spec
- * @dead:       a trigger it reads variables from went away: it never
+ * @dead:       the data of a trigger it reads variables from went away
+ *              (by any path, removal by force included): it never
  *              resolves again (read with READ_ONCE())
  * @n_refs:     reference slots
  * @n_ext:      slots that read other triggers' variables
@@ -297,6 +299,7 @@ int khist_inter_create(struct khist_event *ev, struct khist_hist_trigger *ht,
 		       const char *ecmd, struct khist_inter **out);
 void khist_inter_register(struct khist_inter *in, struct khist_hist_data *hd);
 void khist_inter_unlink(struct khist_inter *in);
+void khist_inter_data_gone(struct khist_hist_data *hd);
 void khist_inter_free(struct khist_inter *in);
 bool khist_inter_is_referenced(struct khist_hist_data *hd);
 void khist_inter_hit(struct khist_inter *in, struct khist_hist_data *hd,

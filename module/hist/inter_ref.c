@@ -298,6 +298,16 @@ int khist_inter_ref_add(struct khist_inter_ctx *ic, const struct khist_ivar *v,
 			return -ENOMEM;
 	}
 	if (v->hd) {
+		/*
+		 * The name and type live in the other trigger's spec or its
+		 * event's fields, which may go before this trigger does.
+		 */
+		r->var.name = khist_arena_strndup(&ic->sp->arena, v->name,
+						  strlen(v->name));
+		r->var.type = khist_arena_strndup(&ic->sp->arena, v->type,
+						  strlen(v->type));
+		if (!r->var.name || !r->var.type)
+			return -ENOMEM;
 		in->n_ext++;
 		in->ext_key = max(in->ext_key, v->hd->spec->key_size);
 	}

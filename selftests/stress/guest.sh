@@ -7,7 +7,8 @@
 # Kernel command line: khist_stress_secs=N (how long the churn runs, 60),
 # khist_stress_calls=N (getpriority calls per worker and round, 20000),
 # khist_stress_loops=a,b,... (the churn loops to run: hist, inter, read,
-# inst, trig; all by default).
+# inst, trig, tear; all by default), khist_stress_seed=N (the first seed
+# of the tear loop; the time by default; its seeds are printed).
 #
 # 1. Two reference triggers count getpriority() per process on
 #    raw_syscalls/sys_enter, one at the top and one in the instance
@@ -20,7 +21,10 @@
 #    (in order and out of order); readers of hist, hist_debug, trigger,
 #    trace, trace_pipe, error_log with events toggled on and off;
 #    instances made, used and removed; the other trigger commands
-#    (enable_event, stacktrace, snapshot, traceoff/traceon). Meanwhile the foreground runs the
+#    (enable_event, stacktrace, snapshot, traceoff/traceon); random
+#    inter-event graphs in instances torn down by force in random order
+#    (tear: selftests/fs/test.d/teardown/torture.sh, one seed after the
+#    other). Meanwhile the foreground runs the
 #    workload in rounds of known size and checks, after each round, that
 #    both reference hists counted every worker's calls exactly, with
 #    nothing dropped and no other row, and that their Hits total is the
@@ -45,12 +49,14 @@ KML=/sys/kernel/debug/kmemleak
 P=/sys/module/khist/parameters
 secs=60
 calls=20000
-loops="hist inter read inst trig"
+loops="hist inter read inst trig tear"
+tear_seed=$(date +%s)
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	khist_stress_secs=*) secs=${arg#*=} ;;
 	khist_stress_calls=*) calls=${arg#*=} ;;
 	khist_stress_loops=*) loops=$(echo "${arg#*=}" | tr , ' ') ;;
+	khist_stress_seed=*) tear_seed=${arg#*=} ;;
 	esac
 done
 mkdir -p $T
@@ -105,7 +111,7 @@ loop=main
 # Refusals are logged per loop ($T/refused.NAME, "FILE<TAB>TEXT").
 w() {
 	if echo "$2" >> "$1" 2>/dev/null; then
-		ok_n=$((ok_n + 1))
+		ok_n=$((ok_n + 1 + tt_added))
 	else
 		no_n=$((no_n + 1))
 		printf '%s\t%s\n' "$1" "$2" >> $T/refused.$loop
@@ -113,7 +119,7 @@ w() {
 }
 t() {
 	if if [ -z "$2" ]; then true > "$1"; else echo "$2" > "$1"; fi 2>/dev/null; then
-		ok_n=$((ok_n + 1))
+		ok_n=$((ok_n + 1 + tt_added))
 	else
 		no_n=$((no_n + 1))
 		printf '%s\t> %s\n' "$1" "$2" >> $T/refused.$loop
@@ -141,7 +147,7 @@ p() {
 # x CMD... - any other operation.
 x() {
 	if "$@" > /dev/null 2>&1; then
-		ok_n=$((ok_n + 1))
+		ok_n=$((ok_n + 1 + tt_added))
 	else
 		no_n=$((no_n + 1))
 	fi
@@ -303,6 +309,32 @@ loop_inst() {
 	done_loop inst
 }
 
+# Torture test 1 of the security review, in instances only (the
+# reference triggers stay): one seed after the other, each a random
+# inter-event graph torn down by force under the loops' load and its own.
+# The console names the seed and step of a crash; the log the seeds run.
+loop_tear() {
+	loop=tear
+	tt_added=0
+	. /selftests/fs/test.d/teardown/torture.sh
+	TT_MNT=$MNT
+	TT_TOP=0
+	TT_RMMOD=0
+	TT_W=w
+	# No nice(1): it calls getpriority(), which the reference hists count.
+	TT_NICE=
+	mkdir -p $T/tear
+	s=$tear_seed
+	while [ ! -e $T/stop ]; do
+		echo "tear seed $s"
+		tt_seed $s $T/tear
+		ok_n=$((ok_n + 1 + tt_added))
+		s=$((s + 1))
+	done
+	echo "$tear_seed $((s - 1))" > $T/tear.seeds
+	done_loop tear
+}
+
 # The other trigger commands, in the top level and an instance: event
 # enabling, stack traces, snapshots (with the snapshot file freed and
 # read), tracing switched off and on again; an event probe with a hist.
@@ -441,6 +473,8 @@ for l in $loops; do
 		continue
 	fi
 	echo "# stress: loop $l: $o accepted, $x refused"
+	[ $l = tear ] && read -r s0 s1 < $T/tear.seeds &&
+		echo "# stress: loop tear: seeds $s0 to $s1 (khist_stress_seed=)"
 	[ -f $T/refused.$l ] &&
 		sort $T/refused.$l | uniq -c | sort -rn | head -n 8 |
 		sed 's/^/#   refused /' 
@@ -478,7 +512,12 @@ cleanup() {
 		echo '!stress_lat' >> synthetic_events
 		for j in 0 1 2; do
 			rmdir instances/stress$j
+			rmdir instances/tdt$j
 		done
+		for e in tdt_lat tdt_wake tdep/ep; do
+			echo "-:$e" >> dynamic_events
+		done
+		rmmod khist_test_events
 	done 2>/dev/null
 }
 cleanup
@@ -519,6 +558,13 @@ w events/kmem/kmalloc/trigger 'hist:keys=call_site.sym:vals=bytes_req'
 w events/synthetic/stress_lat/trigger 'hist:keys=pid:vals=lat'
 mkdir instances/stress_end
 w instances/stress_end/events/sched/sched_switch/trigger 'hist:keys=prev_pid:vals=hitcount'
+# The syscall-latency pair (owner registered before its reader) at the top
+# and in an instance, and name= data shared by both, for the unload.
+for d in . instances/stress_end; do
+	w $d/$SE/trigger 'hist:keys=common_pid:ts0=common_timestamp'
+	w $d/events/raw_syscalls/sys_exit/trigger 'hist:keys=common_pid:lat=common_timestamp-$ts0:onmax($lat).save(ret)'
+	w $d/events/raw_syscalls/sys_exit/trigger 'hist:name=stress_end:keys=common_pid:vals=hitcount'
+done
 t instances/stress_end/events/sched/enable 1
 t events/sched/enable 1
 t events/synthetic/stress_lat/enable 1

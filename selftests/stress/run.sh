@@ -11,7 +11,9 @@
 #   STRESS_SECONDS  how long the churn runs (180)
 #   STRESS_CALLS    getpriority calls per worker and workload round (20000)
 #   STRESS_LOOPS    churn loops to run, comma-separated (all: hist,inter,
-#                   read,inst,trig)
+#                   read,inst,trig,tear)
+#   STRESS_SEED     first seed of the tear loop (default: the guest's time;
+#                   the seeds run are printed)
 #   KHIST_VM_OUT    output directory (build/stress-KVER)
 # The VM's time limit is STRESS_SECONDS plus 15 minutes (45 on a debug
 # kernel) for boot, the last workload round and the teardown.
@@ -31,5 +33,6 @@ export KHIST_VM_SCRIPT=selftests/stress/guest.sh
 export KHIST_VM_SMP=2
 export KHIST_VM_TIMEOUT=$((secs + margin))
 loops=${STRESS_LOOPS:+khist_stress_loops=$STRESS_LOOPS}
+loops="$loops${STRESS_SEED:+ khist_stress_seed=$STRESS_SEED}"
 export KHIST_VM_APPEND="khist_stress_secs=$secs khist_stress_calls=$calls $loops ${KHIST_VM_APPEND:-}"
 sh "$top/selftests/vm/run.sh" script "$kver" "$moddir"
