@@ -42,6 +42,18 @@ struct khist_trace_iter {
 	struct khist_out out;
 };
 
+/*
+ * A line longer than @out holds (a record of nearly 4 KiB) is cut, and
+ * still ends with its newline.
+ */
+static void khist_out_cut_line(struct khist_out *out)
+{
+	if (out->len < out->size)
+		return;
+	out->buf[out->size - 1] = '\n';
+	out->len = out->size;
+}
+
 static bool khist_trace_peek(struct khist_trace_iter *ti)
 {
 	struct ring_buffer_event *e, *best = NULL;
@@ -115,7 +127,8 @@ static int khist_trace_show(struct seq_file *m, void *v)
 	else
 		khist_ringbuf_format(&ti->out, ti->cpu, ti->ts, ti->rec,
 				     ti->size);
-	seq_write(m, ti->out.buf, min(ti->out.len, ti->out.size));
+	khist_out_cut_line(&ti->out);
+	seq_write(m, ti->out.buf, ti->out.len);
 	return 0;
 }
 
@@ -315,7 +328,7 @@ static bool khist_pipe_fill(struct khist_pipe *p)
 				     ring_buffer_event_data(e),
 				     ring_buffer_event_length(e));
 	mutex_unlock(&khist_event_mutex);
-	p->out.len = min(p->out.len, p->out.size);
+	khist_out_cut_line(&p->out);
 	return true;
 }
 
