@@ -149,6 +149,12 @@ bool khist_triggers_fast(void *fast);
  * counting hist): @rec was built for the triggers only.
  */
 void khist_triggers_fast_rec(void *fast, void *rec, unsigned int size);
+/*
+ * A hit of @ev, which has triggers, that no record could be built for:
+ * each of its hists counts it as lost (shown in its Totals). Any context
+ * (NMI included), preemption disabled.
+ */
+void khist_triggers_lost(struct khist_event *ev);
 
 /* Registry (registry.c). */
 int khist_events_init(struct khist_instance *inst);

@@ -237,7 +237,9 @@ struct khist_hit_cache {
  * @base:     the generic trigger
  * @spec:     bound to @base.ev (for the creator of @hd, @hd->spec)
  * @hd:       its data
- * @lost:     hits dropped because every scratch level was in use
+ * @lost:     hits it never counted: every pad level was in use, or the
+ *            fast path could not build the record (khist_triggers_lost());
+ *            shown as Totals' "Lost:" line when not 0
  * @inter:    while being created: its inter-event state, until the data
  *            takes it over; after its unlink: that state, freed with it
  * @hd_node:  entry in @hd's users

@@ -287,6 +287,7 @@ static void khist_hist_show_one(struct seq_file *m,
 {
 	struct khist_map_stats st;
 	int n_entries;
+	s64 lost;
 
 	if (n)
 		seq_puts(m, "\n\n");
@@ -302,6 +303,10 @@ static void khist_hist_show_one(struct seq_file *m,
 	seq_puts(m, "\nTotals:\n");
 	seq_printf(m, "    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
 		   st.hits, n_entries, st.drops);
+	/* khist's own line, only when a hit never reached the hist. */
+	lost = atomic64_read(&ht->lost);
+	if (lost)
+		seq_printf(m, "    Lost: %lld\n", lost);
 }
 
 /**

@@ -312,6 +312,31 @@ void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size)
 }
 
 /**
+ * khist_triggers_lost() - a hit of an event that its triggers never saw
+ * @ev: the event (it has triggers)
+ *
+ * The fast path could not build the record (bigger than the ring buffer
+ * takes, or nested deeper than its scratch levels): every hist of the
+ * event that is not paused counts the hit as lost, whatever its filter
+ * would have said.
+ *
+ * Context: any, NMI included, preemption disabled.
+ */
+void khist_triggers_lost(struct khist_event *ev)
+{
+	struct khist_ev_triggers *et;
+	struct khist_trigger *t;
+
+	/* Pairs with the release in khist_ev_triggers_get(). */
+	et = smp_load_acquire(&ev->trigger_data);
+	if (!et)
+		return;
+	list_for_each_entry_rcu(t, &et->list, list)
+		if (t->type->call == khist_hist_call && !READ_ONCE(t->paused))
+			atomic64_inc(&khist_to_hist(t)->lost);
+}
+
+/**
  * khist_trigger_free_list() - free unlinked triggers once no probe sees them
  * @gone: triggers queued by khist_trigger_queue_free()
  *

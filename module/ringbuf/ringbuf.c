@@ -5,10 +5,14 @@
  *
  * A probe reserves its record in the ring buffer when the event is to be
  * recorded, or in a per-CPU scratch slot when only its triggers want it
- * (soft mode, tracing_on 0, buffer full). The scratch has one slot per
- * context level (task, softirq, hardirq, NMI), so a probe interrupted by
- * another never shares its slot; nothing is allocated and no lock is
- * taken on this path.
+ * (soft mode, tracing_on 0, buffer full), and when several instances
+ * want it. The scratch has one page-sized slot per context level (task,
+ * softirq, hardirq, NMI), so a probe interrupted by another never shares
+ * its slot, and any record the ring buffer would take fits; nothing is
+ * allocated and no lock is taken on this path. A record that cannot be
+ * delivered (bigger than the ring buffer takes, nested deeper than the
+ * levels, refused by the buffer) is counted in the instance's `dropped`
+ * and, for the hists that missed it, in their Lost total.
  */
 #include <linux/hardirq.h>
 #include <linux/percpu.h>
@@ -27,10 +31,11 @@
 #include "limits/mem.h"
 
 #define KHIST_SCRATCH_LEVELS 4
+#define KHIST_SCRATCH_SLOT PAGE_SIZE
 
 struct khist_scratch {
 	int level;
-	char slot[KHIST_SCRATCH_LEVELS][KHIST_REC_MAX] __aligned(8);
+	char slot[KHIST_SCRATCH_LEVELS][KHIST_SCRATCH_SLOT] __aligned(8);
 };
 
 static struct khist_scratch __percpu *khist_scratch;
@@ -349,12 +354,34 @@ void khist_rec_fast(struct khist_event *ev)
 }
 EXPORT_SYMBOL_GPL(khist_rec_fast);
 
+/* A record @ev's instance should have had and did not get. */
+static void khist_rec_dropped(struct khist_event *ev)
+{
+	struct khist_buffer *buf = READ_ONCE(ev->inst->buf);
+
+	if (buf)
+		atomic_long_inc(&buf->dropped);
+}
+
+/*
+ * No record could be built for @ev's triggers: the instance and each of
+ * the event's hists count it.
+ */
+static noinline void khist_rec_lost(struct khist_event *ev)
+{
+	khist_rec_dropped(ev);
+	if (READ_ONCE(ev->has_triggers))
+		khist_triggers_lost(ev);
+}
+
 /* Take this CPU's scratch slot for the current context level. */
 static __always_inline void *khist_scratch_get(unsigned int size)
 {
 	struct khist_scratch *s;
 	int level;
 
+	/* Never bigger than the ring buffer takes (KHIST_REC_MAX). */
+	BUILD_BUG_ON(KHIST_REC_MAX > KHIST_SCRATCH_SLOT);
 	if (size > KHIST_REC_MAX)
 		return NULL;
 	s = this_cpu_ptr(khist_scratch);
@@ -409,11 +436,16 @@ static noinline void *khist_rec_reserve_rb(struct khist_rec_ctx *ctx,
 		ctx->ev = ev;
 		ctx->multi = false;
 	} else {
+		/* Refused (too big, resizing, nested): not recorded. */
+		if (READ_ONCE(buf->on))
+			khist_rec_dropped(ev);
 		if (!READ_ONCE(ev->has_triggers))
 			return NULL;
 		rec = khist_rec_in_scratch(ctx, ev, size, false);
-		if (!rec)
+		if (!rec) {
+			khist_triggers_lost(ev);
 			return NULL;
+		}
 	}
 	*(struct khist_common_hdr *)rec = hdr;
 	return rec;
@@ -447,8 +479,11 @@ static __always_inline void *khist_rec_reserve_one(struct khist_rec_ctx *ctx,
 		return NULL;
 	}
 	rec = khist_rec_in_scratch(ctx, ev, size, false);
-	if (rec)
-		khist_hdr_for(rec, ev->schema.id, reads);
+	if (unlikely(!rec)) {
+		khist_rec_lost(ev);
+		return NULL;
+	}
+	khist_hdr_for(rec, ev->schema.id, reads);
 	return rec;
 }
 
@@ -468,6 +503,31 @@ void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 	return khist_rec_reserve_one(ctx, ev, size);
 }
 
+/* Whether @ev's instance wants a record of it: recorded or triggered. */
+static bool khist_rec_wanted(struct khist_event *ev)
+{
+	struct khist_buffer *buf = READ_ONCE(ev->inst->buf);
+
+	if (!READ_ONCE(ev->attached) || !buf)
+		return false;
+	if (READ_ONCE(ev->has_triggers))
+		return true;
+	return !READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on);
+}
+
+/* The multi path could not build a record: each instance that wanted it. */
+static noinline void khist_rec_lost_multi(struct khist_event *top)
+{
+	struct khist_event *ev;
+
+	if (khist_rec_wanted(top))
+		khist_rec_lost(top);
+	/* Readers of inst_evs: this probe, with preemption disabled. */
+	list_for_each_entry_rcu(ev, &top->inst_evs, inst_node)
+		if (khist_rec_wanted(ev))
+			khist_rec_lost(ev);
+}
+
 /* Another instance's event is attached too: built once, in scratch. */
 static noinline void *khist_rec_reserve_multi(struct khist_rec_ctx *ctx,
 					      struct khist_event *top,
@@ -477,8 +537,11 @@ static noinline void *khist_rec_reserve_multi(struct khist_rec_ctx *ctx,
 	void *rec;
 
 	rec = khist_rec_in_scratch(ctx, top, size, true);
-	if (rec)
-		*(struct khist_common_hdr *)rec = hdr;
+	if (unlikely(!rec)) {
+		khist_rec_lost_multi(top);
+		return NULL;
+	}
+	*(struct khist_common_hdr *)rec = hdr;
 	return rec;
 }
 
@@ -571,8 +634,10 @@ static void khist_rec_deliver(struct khist_event *ev, struct khist_rec_ctx *ctx)
 	if (filter && !khist_evfilter_match(filter, ctx->rec, ctx->size))
 		return;
 	khist_comm_save(current);
-	if (ring_buffer_write(rb, ctx->size, ctx->rec))
+	if (ring_buffer_write(rb, ctx->size, ctx->rec)) {
+		khist_rec_dropped(ev);
 		return;
+	}
 	if (khist_stack_wanted(ev->inst))
 		khist_stack_record(ev->inst, ctx->rec);
 	khist_wake(buf);
@@ -912,16 +977,32 @@ static void khist_wake_readers(struct irq_work *work)
 	wake_up_all(&buf->wait);
 }
 
+/* The scratch's bytes: KHIST_SCRATCH_LEVELS pages per possible CPU. */
+static u64 khist_rec_scratch_size(void)
+{
+	return (u64)sizeof(struct khist_scratch) * num_possible_cpus();
+}
+
 /**
- * khist_rec_scratch_init() - allocate the per-CPU record scratch
+ * khist_rec_scratch_init() - allocate the per-CPU record scratch, charged
+ * against mem_limit_kb
  *
  * Context: process context, module init.
  * Return: 0 or -ENOMEM.
  */
 int khist_rec_scratch_init(void)
 {
+	int ret;
+
+	ret = khist_mem_charge(khist_rec_scratch_size());
+	if (ret)
+		return ret;
 	khist_scratch = alloc_percpu(struct khist_scratch);
-	return khist_scratch ? 0 : -ENOMEM;
+	if (!khist_scratch) {
+		khist_mem_uncharge(khist_rec_scratch_size());
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -931,8 +1012,11 @@ int khist_rec_scratch_init(void)
  */
 void khist_rec_scratch_exit(void)
 {
+	if (!khist_scratch)
+		return;
 	free_percpu(khist_scratch);
 	khist_scratch = NULL;
+	khist_mem_uncharge(khist_rec_scratch_size());
 }
 
 /**

@@ -7,6 +7,7 @@
 #ifndef _KHIST_RINGBUF_RINGBUF_H
 #define _KHIST_RINGBUF_RINGBUF_H
 
+#include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/math.h>
@@ -15,6 +16,7 @@
 #include <linux/overflow.h>
 #include <linux/ring_buffer.h>
 #include <linux/wait.h>
+#include <asm/page.h>
 #include <khist/event.h>
 
 struct khist_instance;
@@ -25,8 +27,14 @@ struct file;
 
 /* ftrace's default per-CPU size. */
 #define KHIST_RB_DEFAULT_SIZE 1441792UL
-/* Largest record khist writes (trace_marker text is cut to fit). */
-#define KHIST_REC_MAX 1024
+/*
+ * Largest record khist builds: what the kernel's ring buffer takes for one
+ * event on 6.1 and 6.12 (ring_buffer_max_event_size() of a buffer of
+ * 4 KiB pages without absolute timestamps): a page less its 16-byte
+ * header, less the 8 bytes of the event's own header. A bigger record is
+ * counted as dropped.
+ */
+#define KHIST_REC_MAX (PAGE_SIZE - 16 - 8)
 /* Bytes of one formatted `trace` line, at most. */
 #define KHIST_LINE_MAX 4096
 
@@ -43,6 +51,9 @@ struct file;
  *             snapshot swaps with @rb: read @rb once per use
  * @charged:   bytes charged against mem_limit_kb (the struct, and each
  *             possible CPU's buffer size); changed under @read_lock
+ * @dropped:   records of this instance's events that its buffer or its
+ *             triggers should have had and did not get (too big, nested
+ *             too deep, the buffer refused them); `stats` shows it
  */
 struct khist_buffer {
 	struct trace_buffer *rb;
@@ -54,6 +65,7 @@ struct khist_buffer {
 	struct khist_instance *inst;
 	struct khist_snapshot *snap;
 	u64 charged;
+	atomic_long_t dropped;
 };
 
 /**

@@ -23,8 +23,8 @@
 #include "triggers/snapshot.h"
 #include "limits/mem.h"
 
-/* Longest trace_marker write kept (longer text is cut). */
-#define KHIST_MARKER_MAX (KHIST_REC_MAX - 32)
+/* Longest trace_marker write kept (longer text is cut), as before. */
+#define KHIST_MARKER_MAX (1024 - 32)
 
 /* ---- trace ---- */
 
@@ -41,6 +41,18 @@ struct khist_trace_iter {
 	struct khist_buffer *paused;
 	struct khist_out out;
 };
+
+/*
+ * A line longer than @out holds (a record of nearly 4 KiB) is cut, and
+ * still ends with its newline.
+ */
+static void khist_out_cut_line(struct khist_out *out)
+{
+	if (out->len < out->size)
+		return;
+	out->buf[out->size - 1] = '\n';
+	out->len = out->size;
+}
 
 static bool khist_trace_peek(struct khist_trace_iter *ti)
 {
@@ -123,8 +135,9 @@ static int khist_trace_show(struct seq_file *m, void *v)
 	else
 		khist_ringbuf_format(&ti->out, ti->cpu, ti->ts, ti->rec,
 				     ti->size);
+	khist_out_cut_line(&ti->out);
 	mutex_unlock(&khist_event_mutex);
-	seq_write(m, ti->out.buf, min(ti->out.len, ti->out.size));
+	seq_write(m, ti->out.buf, ti->out.len);
 	return 0;
 }
 
@@ -329,7 +342,7 @@ static bool khist_pipe_fill(struct khist_pipe *p)
 				     ring_buffer_event_data(e),
 				     ring_buffer_event_length(e));
 	mutex_unlock(&khist_event_mutex);
-	p->out.len = min(p->out.len, p->out.size);
+	khist_out_cut_line(&p->out);
 	return true;
 }
 
@@ -603,6 +616,47 @@ static const struct file_operations khist_size_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * stats: the fields of ftrace's per_cpu/cpuN/stats, summed over the online
+ * CPUs; "dropped events" adds the records khist itself could not deliver
+ * to this instance's buffer or triggers (struct khist_buffer's @dropped).
+ */
+static ssize_t khist_stats_read(struct file *file, char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	struct khist_buffer *buf = file->private_data;
+	unsigned long entries = 0, overrun = 0, commit = 0, bytes = 0;
+	unsigned long dropped = 0, read = 0;
+	struct trace_buffer *rb;
+	char str[192];
+	int cpu, len;
+
+	mutex_lock(&buf->read_lock);
+	rb = buf->rb;
+	for_each_online_cpu(cpu) {
+		entries += ring_buffer_entries_cpu(rb, cpu);
+		overrun += ring_buffer_overrun_cpu(rb, cpu);
+		commit += ring_buffer_commit_overrun_cpu(rb, cpu);
+		bytes += ring_buffer_bytes_cpu(rb, cpu);
+		dropped += ring_buffer_dropped_events_cpu(rb, cpu);
+		read += ring_buffer_read_events_cpu(rb, cpu);
+	}
+	mutex_unlock(&buf->read_lock);
+	dropped += atomic_long_read(&buf->dropped);
+	len = scnprintf(str, sizeof(str),
+			"entries: %lu\noverrun: %lu\ncommit overrun: %lu\n"
+			"bytes: %lu\ndropped events: %lu\nread events: %lu\n",
+			entries, overrun, commit, bytes, dropped, read);
+	return simple_read_from_buffer(ubuf, cnt, ppos, str, len);
+}
+
+static const struct file_operations khist_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_stats_read,
+	.llseek = default_llseek,
+};
+
 static const struct {
 	const char *name;
 	umode_t mode;
@@ -613,6 +667,7 @@ static const struct {
 	{ "trace_marker", KHIST_MODE_WONLY, &khist_marker_fops },
 	{ "tracing_on", KHIST_MODE_WRITE, &khist_on_fops },
 	{ "buffer_size_kb", KHIST_MODE_WRITE, &khist_size_fops },
+	{ "stats", KHIST_MODE_READ, &khist_stats_fops },
 };
 
 static void khist_buffer_node_release(void *data)
