@@ -217,7 +217,8 @@ static const char *khist_spec_parse(const char *s, struct khist_spec *sp,
  * KSYM_SYMBOL_LEN bytes).
  * Return: the length of the whole text, as vsnprintf() returns it.
  */
-int khist_vsnprintf_kaddr(char *buf, size_t size, const char *fmt, va_list ap)
+__printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,
+					 const char *fmt, va_list ap)
 {
 	const char *s = fmt, *pct, *q;
 	struct khist_spec sp;

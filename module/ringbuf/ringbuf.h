@@ -90,7 +90,8 @@ int khist_trace_view_release(struct inode *inode, struct file *file);
 void khist_trace_files_remove(struct khist_instance *inst);
 bool khist_kaddr_ok(const struct file *file);
 bool khist_kaddr_hide(bool kaddr, u64 v);
-int khist_vsnprintf_kaddr(char *buf, size_t size, const char *fmt, va_list ap);
+__printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,
+					 const char *fmt, va_list ap);
 __printf(3, 4) void khist_seq_printf_kaddr(struct seq_file *m, bool kaddr,
 					   const char *fmt, ...);
 

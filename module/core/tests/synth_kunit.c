@@ -505,12 +505,13 @@ static void synth_param_check(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[3], "s64", 8, 1, 0));
 	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[3], "u32", 4, 0, 0));
 	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[6], "u64", 8, 0, 0));
-	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[6], "unsigned long",
-						      8, 0, 0));
+	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[6], "unsigned long", 8,
+						      0, 0));
 	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[6], "s64", 8, 1, 0));
 	KUNIT_EXPECT_TRUE(test,
 			  khist_synth_param_ok(&f[6], "char[8]", 8, 1, 0));
-	KUNIT_EXPECT_TRUE(test, khist_synth_type_is_string("__data_loc char[]"));
+	KUNIT_EXPECT_TRUE(test,
+			  khist_synth_type_is_string("__data_loc char[]"));
 	KUNIT_EXPECT_FALSE(test, khist_synth_type_is_string("u64"));
 	/* stacks only into stacks */
 	KUNIT_EXPECT_TRUE(test, khist_synth_param_ok(&f[4], "unsigned long[]",
