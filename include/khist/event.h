@@ -36,11 +36,15 @@ struct trace_buffer;
  * @buf:  storage
  * @size: bytes in @buf
  * @len:  bytes used; may exceed @size - 1 when output was cut
+ * @kaddr: the reader may see kernel addresses (opened with CAP_SYSLOG);
+ *         when false, khist_out_printf() prints the hashed %p form where
+ *         a pointer conversion would print an address
  */
 struct khist_out {
 	char *buf;
 	size_t size;
 	size_t len;
+	bool kaddr;
 };
 
 /**

@@ -15,6 +15,7 @@
  *      => __do_sys_vfork
  */
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/ring_buffer.h>
 #include <linux/stacktrace.h>
 #include "khist.h"
@@ -25,6 +26,19 @@
 /* Frames saved, and kept after dropping khist's own. */
 #define KHIST_STACK_SAVE 24
 #define KHIST_STACK_KEEP 16
+
+/*
+ * The frames are saved per CPU and nesting level (task, softirq, hardirq,
+ * NMI, triggers of synthetic events), off the probe's stack.
+ */
+#define KHIST_STACK_LEVELS 8
+
+struct khist_stack_bufs {
+	int level;
+	unsigned long entries[KHIST_STACK_LEVELS][KHIST_STACK_SAVE];
+};
+
+static DEFINE_PER_CPU(struct khist_stack_bufs, khist_stack_bufs);
 
 /* ftrace's fixed id of kernel_stack (TRACE_STACK). */
 #define KHIST_STACK_ID 4
@@ -95,15 +109,22 @@ void khist_stack_record(struct khist_instance *inst,
 			const struct khist_common_hdr *hdr)
 {
 	struct khist_buffer *buf = READ_ONCE(inst->buf);
-	unsigned long entries[KHIST_STACK_SAVE];
 	struct ring_buffer_event *rbe;
 	struct khist_stack_rec *r;
 	struct trace_buffer *rb;
 	unsigned int n, first = 0;
+	unsigned long *entries;
+	int level;
 
 	if (!buf || !READ_ONCE(buf->on))
 		return;
-	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	/* An interrupt or NMI that nests here takes the next level. */
+	level = this_cpu_inc_return(khist_stack_bufs.level) - 1;
+	barrier();
+	if (level >= KHIST_STACK_LEVELS)
+		goto out;
+	entries = this_cpu_ptr(&khist_stack_bufs)->entries[level];
+	n = stack_trace_save(entries, KHIST_STACK_SAVE, 0);
 	while (first < n && within_module(entries[first], THIS_MODULE))
 		first++;
 	n = min_t(unsigned int, n - first, KHIST_STACK_KEEP);
@@ -111,7 +132,7 @@ void khist_stack_record(struct khist_instance *inst,
 	rb = READ_ONCE(buf->rb);
 	rbe = ring_buffer_lock_reserve(rb, sizeof(*r) + n * sizeof(long));
 	if (!rbe)
-		return;
+		goto out;
 	r = ring_buffer_event_data(rbe);
 	r->hdr = *hdr;
 	r->hdr.type = KHIST_STACK_ID;
@@ -120,4 +141,7 @@ void khist_stack_record(struct khist_instance *inst,
 	khist_rb_unlock_commit(rb, rbe);
 	/* The TASK column, when the event itself was not recorded. */
 	khist_comm_save(current);
+out:
+	barrier();
+	this_cpu_dec(khist_stack_bufs.level);
 }

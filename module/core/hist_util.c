@@ -95,6 +95,8 @@ static const char *const khist_hist_err_texts[KHIST_HERR_COUNT] = {
 		"khist memory limit reached (module parameter mem_limit_kb)",
 	[KHIST_HERR_SNAPSHOT_BUSY] =
 		"The instance already has a snapshot() action",
+	[KHIST_HERR_SYNTH_NOT_STRING] =
+		"Param of a synthetic string field must be a string",
 };
 
 /**

@@ -679,6 +679,22 @@ int khist_synth_print_fmt(const struct khist_synth_def *def, char *buf,
 }
 
 /**
+ * khist_synth_type_is_string() - is a value of this type a string?
+ * @type: the value's type string ("char[16]", "__data_loc char[]", "u64")
+ *
+ * A string field copies the string its value points at: a number there
+ * would make the event read kernel memory at an address chosen by
+ * whatever the number holds.
+ *
+ * Context: any.
+ * Return: true for the char arrays that hist values of strings carry.
+ */
+bool khist_synth_type_is_string(const char *type)
+{
+	return strstr(type, "char[");
+}
+
+/**
  * khist_synth_param_ok() - may a value of this type go into a field?
  * @f:         the synthetic event field
  * @type:      the value's type string ("u64", "char[16]", "char[]", ...)
@@ -688,7 +704,10 @@ int khist_synth_print_fmt(const struct khist_synth_def *def, char *buf,
  *
  * ftrace's rule: any string goes into a dynamic string; otherwise a stack
  * only into a stack; equal type strings match; else the sizes must be
- * equal, and for non-strings the signedness too.
+ * equal, and for non-strings the signedness too. Unlike ftrace, a string
+ * field (char[N] or char[]) takes only a string: ftrace lets a number of
+ * the field's size in, and the event then reads the string at whatever
+ * address that number holds (khist_synth_type_is_string()).
  *
  * Context: any.
  * Return: true when it fits.
@@ -696,6 +715,8 @@ int khist_synth_print_fmt(const struct khist_synth_def *def, char *buf,
 bool khist_synth_param_ok(const struct khist_synth_field *f, const char *type,
 			  unsigned int size, bool is_signed, bool is_stack)
 {
+	if (f->is_string && !khist_synth_type_is_string(type))
+		return false;
 	if (strstr(type, "char[") && f->is_string && f->is_dynamic)
 		return true;
 	if (is_stack != f->is_stack)

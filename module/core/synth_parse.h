@@ -160,6 +160,7 @@ const char *khist_synth_list_type(const struct khist_synth_field *f);
 int khist_synth_show(const struct khist_synth_def *def, char *buf, size_t size);
 int khist_synth_print_fmt(const struct khist_synth_def *def, char *buf,
 			  size_t size);
+bool khist_synth_type_is_string(const char *type);
 bool khist_synth_param_ok(const struct khist_synth_field *f, const char *type,
 			  unsigned int size, bool is_signed, bool is_stack);
 int khist_dynevent_parse_remove(char *line, const char **system,

@@ -14,6 +14,8 @@
  * or locked; strings are bounded so that the record fits KHIST_REC_MAX.
  */
 #include <linux/kallsyms.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/processor.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
@@ -72,22 +74,49 @@ static long ep_str(char *dst, unsigned long addr, unsigned int max, bool user)
 	return max;
 }
 
-/* The name of the symbol at @addr, like ftrace's symstr. */
-static noinline long ep_sym(char *dst, unsigned long addr, unsigned int max)
-{
-	char sym[KSYM_SYMBOL_LEN];
-	unsigned int len;
+/*
+ * Probes nest (task, softirq, hardirq, NMI, and a synthetic event fired
+ * from a trigger): one symbol buffer per level and CPU keeps the ~660
+ * bytes of KSYM_SYMBOL_LEN off the probe's stack.
+ */
+#define EP_SYM_LEVELS 8
 
-	len = sprint_symbol(sym, addr) + 1;
+struct ep_sym_bufs {
+	int level;
+	char buf[EP_SYM_LEVELS][KSYM_SYMBOL_LEN];
+};
+
+static DEFINE_PER_CPU(struct ep_sym_bufs, ep_sym_bufs);
+
+/* The name of the symbol at @addr, like ftrace's symstr. */
+static long ep_sym(char *dst, unsigned long addr, unsigned int max)
+{
+	struct ep_sym_bufs *b;
+	unsigned int len;
+	long ret = -EFAULT;
+	int level;
+
 	if (!max)
 		return -EFAULT;
-	if (len > max)
-		len = max;
-	if (dst) {
-		memcpy(dst, sym, len - 1);
-		dst[len - 1] = '\0';
+	preempt_disable_notrace();
+	b = this_cpu_ptr(&ep_sym_bufs);
+	/* An interrupt or NMI that nests here takes the next level. */
+	level = this_cpu_inc_return(ep_sym_bufs.level) - 1;
+	barrier();
+	if (level < EP_SYM_LEVELS) {
+		len = sprint_symbol(b->buf[level], addr) + 1;
+		if (len > max)
+			len = max;
+		if (dst) {
+			memcpy(dst, b->buf[level], len - 1);
+			dst[len - 1] = '\0';
+		}
+		ret = len;
 	}
-	return len;
+	barrier();
+	this_cpu_dec(ep_sym_bufs.level);
+	preempt_enable_notrace();
+	return ret;
 }
 
 /* An unsigned number of @size bytes at @p (records need no alignment). */

@@ -9,6 +9,24 @@
  */
 #include "events/events.h"
 #include "eprobe.h"
+#include "ringbuf/ringbuf.h"
+
+/*
+ * A symstr of an address that is no symbol holds "0x<address>": a reader
+ * without CAP_SYSLOG gets the hashed %p form of it.
+ */
+static void ep_print_str(struct khist_print_ctx *p,
+			 const struct khist_ep_arg *a, const char *s)
+{
+	unsigned long long addr;
+
+	if (!p->out->kaddr && !strcmp(a->type->name, "symstr") && s[0] == '0' &&
+	    s[1] == 'x' && !kstrtoull(s + 2, 16, &addr)) {
+		khist_out_printf(p->out, "\"%p\"", (void *)(uintptr_t)addr);
+		return;
+	}
+	khist_out_printf(p->out, "\"%s\"", s);
+}
 
 static void ep_print_elem(struct khist_print_ctx *p,
 			  const struct khist_ep_arg *a, const void *v)
@@ -29,7 +47,10 @@ static void ep_print_elem(struct khist_print_ctx *p,
 		khist_out_printf(p->out, "%lld", s);
 		break;
 	case KHIST_EPP_HEX:
-		khist_out_printf(p->out, "0x%llx", u);
+		if (khist_kaddr_hide(p->out->kaddr, u))
+			khist_out_printf(p->out, "%p", (void *)(uintptr_t)u);
+		else
+			khist_out_printf(p->out, "0x%llx", u);
 		break;
 	case KHIST_EPP_CHAR:
 		khist_out_printf(p->out, "'%c'", (char)u);
@@ -42,8 +63,7 @@ static void ep_print_elem(struct khist_print_ctx *p,
 		if (!(loc >> 16))
 			khist_out_printf(p->out, "(fault)");
 		else
-			khist_out_printf(p->out, "\"%s\"",
-					 khist_rec_dynstr(p, loc));
+			ep_print_str(p, a, khist_rec_dynstr(p, loc));
 		break;
 	}
 }

@@ -104,9 +104,10 @@ struct khist_event {
  * call it (set once with khist_trigger_ops_set()); the fast path calls
  * khist_triggers_call() directly while an event has triggers
  * @write:  a write to events/<sys>/<name>/trigger (@buf NUL-terminated,
- *          whitespace-trimmed, @append false when the file was opened with
- *          O_TRUNC); @buf NULL: the file is being opened with O_TRUNC,
- *          remove the event's triggers (ftrace's "unregister all").
+ *          whitespace-trimmed; a write adds or, with '!', removes one
+ *          trigger, whatever the open flags); @buf NULL: the file is being
+ *          opened with O_TRUNC, remove the event's triggers (ftrace's
+ *          "unregister all").
  *          Process context, khist_event_mutex NOT held. Return 0 or
  *          -errno.
  * @show:   print the `trigger` file; process context, mutex held. When
@@ -119,7 +120,7 @@ struct khist_event {
  *          context, mutex held; the probe is already detached.
  */
 struct khist_trigger_ops {
-	int (*write)(struct khist_event *ev, char *buf, bool append);
+	int (*write)(struct khist_event *ev, char *buf);
 	int (*show)(struct seq_file *m, struct khist_event *ev);
 	int (*hist)(struct seq_file *m, struct khist_event *ev);
 	size_t (*hist_size)(struct khist_event *ev);

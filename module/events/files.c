@@ -258,7 +258,7 @@ static int khist_trigger_open(struct inode *inode, struct file *file)
 	int ret;
 
 	if (khist_fs_open_truncates(file) && ops && ops->write) {
-		ret = ops->write(inode->i_private, NULL, false);
+		ret = ops->write(inode->i_private, NULL);
 		if (ret)
 			return ret;
 	}
@@ -289,7 +289,7 @@ static ssize_t khist_trigger_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(cmd);
 	/* A blank command is refused, as ftrace does (after any O_TRUNC). */
 	if (ops && ops->write)
-		ret = ops->write(ev, strim(cmd), !(file->f_flags & O_TRUNC));
+		ret = ops->write(ev, strim(cmd));
 	else
 		ret = -EINVAL;
 	kfree(cmd);

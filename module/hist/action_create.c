@@ -118,6 +118,11 @@ static int khist_trace_create(struct khist_inter_ctx *ic,
 		if (ret)
 			return ret;
 		sf = pos < n_fields ? khist_synth_field(ia->se, pos) : NULL;
+		if (sf && sf->is_string &&
+		    !khist_synth_type_is_string(v.type)) {
+			khist_inter_log(ic, KHIST_HERR_SYNTH_NOT_STRING, p);
+			return -EINVAL;
+		}
 		if (!sf ||
 		    !khist_synth_param_ok(sf, v.type, v.size, v.is_signed,
 					  v.flags & KHIST_HF_STACKTRACE)) {

@@ -8,12 +8,12 @@
  * hist_sort.c, then printed with the kernel's formats for each key and
  * value kind.
  */
-#include <linux/capability.h>
 #include <linux/kallsyms.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "hist.h"
+#include "ringbuf/ringbuf.h"
 #include "../core/hist_print.h"
 #include "../core/hist_sort.h"
 #include "inter.h"
@@ -85,24 +85,21 @@ static int khist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 	return 0;
 }
 
-static void khist_print_stack(struct seq_file *m, const unsigned long *st)
+/* Keys that print as something other than the number they hold. */
+#define KHIST_KEY_NOT_NUMBER                                      \
+	(KHIST_HF_SYM | KHIST_HF_SYM_OFFSET | KHIST_HF_EXECNAME | \
+	 KHIST_HF_SYSCALL | KHIST_HF_LOG2 | KHIST_HF_STACKTRACE | \
+	 KHIST_HF_STRING)
+
+static void khist_print_stack(struct seq_file *m, const unsigned long *st,
+			      bool kaddr)
 {
 	unsigned int i;
 
 	for (i = 0; i < KHIST_STACK_DEPTH && st[i]; i++) {
 		seq_printf(m, "%*c", 9, ' ');
-		seq_printf(m, "%pS\n", (void *)st[i]);
+		khist_seq_printf_kaddr(m, kaddr, "%pS\n", (void *)st[i]);
 	}
-}
-
-/*
- * .sym/.sym-offset keys show the address next to the symbol, as ftrace
- * does, to readers that may see kernel addresses (CAP_SYSLOG when they
- * opened the file, as %pK); others (gid= mounts) get the hashed %p form.
- */
-static bool khist_raw_addr_ok(struct seq_file *m)
-{
-	return file_ns_capable(m->file, &init_user_ns, CAP_SYSLOG);
 }
 
 /**
@@ -118,9 +115,15 @@ void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 			  const u8 *key, const char *comm)
 {
 	const struct khist_hist_spec *sp = hd->spec;
-	bool multiline = false;
+	bool multiline = false, kaddr;
 	unsigned int i;
 
+	/*
+	 * .sym/.sym-offset keys and stacks print as ftrace prints them to
+	 * readers that opened the file with CAP_SYSLOG; others (gid= mounts)
+	 * get the hashed %p form wherever an address would show.
+	 */
+	kaddr = khist_kaddr_ok(m->file);
 	seq_puts(m, "{ ");
 	for (i = 0; i < sp->n_keys; i++) {
 		const struct khist_hkey *k = &sp->keys[i];
@@ -133,18 +136,24 @@ void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 		memcpy(&v, slot, sizeof(v));
 		if (i)
 			seq_puts(m, ", ");
-		if (fl & KHIST_HF_HEX) {
+		if (!(fl & KHIST_KEY_NOT_NUMBER) &&
+		    khist_kaddr_hide(kaddr, v)) {
+			/* A number in the kernel's address range. */
+			seq_printf(m, "%s: %p", name, (void *)(uintptr_t)v);
+		} else if (fl & KHIST_HF_HEX) {
 			seq_printf(m, "%s: %llx", name, v);
 		} else if ((fl & (KHIST_HF_SYM | KHIST_HF_SYM_OFFSET)) &&
-			   !khist_raw_addr_ok(m)) {
+			   !kaddr) {
 			if (fl & KHIST_HF_SYM)
-				seq_printf(m, "%s: [%p] %-45ps", name,
-					   (void *)(uintptr_t)v,
-					   (void *)(uintptr_t)v);
+				khist_seq_printf_kaddr(m, false,
+						       "%s: [%p] %-45ps", name,
+						       (void *)(uintptr_t)v,
+						       (void *)(uintptr_t)v);
 			else
-				seq_printf(m, "%s: [%p] %-55pS", name,
-					   (void *)(uintptr_t)v,
-					   (void *)(uintptr_t)v);
+				khist_seq_printf_kaddr(m, false,
+						       "%s: [%p] %-55pS", name,
+						       (void *)(uintptr_t)v,
+						       (void *)(uintptr_t)v);
 		} else if (fl & KHIST_HF_SYM) {
 			seq_printf(m, "%s: [%llx] %-45ps", name, v,
 				   (void *)(uintptr_t)v);
@@ -163,7 +172,8 @@ void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 				seq_printf(m, "%s.stacktrace", f->field->name);
 			else
 				seq_puts(m, "common_stacktrace:\n");
-			khist_print_stack(m, (const unsigned long *)slot);
+			khist_print_stack(m, (const unsigned long *)slot,
+					  kaddr);
 			multiline = true;
 		} else if (fl & KHIST_HF_LOG2) {
 			seq_printf(m, "%s: ~ 2^%-2llu", name, v);

@@ -386,7 +386,7 @@ static void khist_trig_unreg_all(struct khist_event *ev)
 			type->unreg_all(ev);
 }
 
-static int khist_trig_write(struct khist_event *ev, char *buf, bool append)
+static int khist_trig_write(struct khist_event *ev, char *buf)
 {
 	struct khist_trigger_type *type;
 	char *text, *cmd, *next, *word;

@@ -717,15 +717,22 @@ void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len)
  * @out: the buffer
  * @fmt: printf format
  *
- * Context: any.
+ * Unless @out->kaddr, a pointer conversion that would print a kernel
+ * address prints the hashed %p form (khist_vsnprintf_kaddr()).
+ *
+ * Context: process context (printing for a reader).
  */
 void khist_out_printf(struct khist_out *out, const char *fmt, ...)
 {
 	size_t room = out->len < out->size ? out->size - out->len : 0;
+	char *dst = room ? out->buf + out->len : NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	out->len += vsnprintf(room ? out->buf + out->len : NULL, room, fmt, ap);
+	if (out->kaddr)
+		out->len += vsnprintf(dst, room, fmt, ap);
+	else
+		out->len += khist_vsnprintf_kaddr(dst, room, fmt, ap);
 	va_end(ap);
 }
 EXPORT_SYMBOL_GPL(khist_out_printf);

@@ -24,6 +24,7 @@ struct khist_snapshot;
 struct inode;
 struct task_struct;
 struct file;
+struct seq_file;
 
 /* ftrace's default per-CPU size. */
 #define KHIST_RB_DEFAULT_SIZE 1441792UL
@@ -146,5 +147,11 @@ int khist_trace_view_open(struct inode *inode, struct file *file,
 			  void *data);
 int khist_trace_view_release(struct inode *inode, struct file *file);
 void khist_trace_files_remove(struct khist_instance *inst);
+bool khist_kaddr_ok(const struct file *file);
+bool khist_kaddr_hide(bool kaddr, u64 v);
+__printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,
+					 const char *fmt, va_list ap);
+__printf(3, 4) void khist_seq_printf_kaddr(struct seq_file *m, bool kaddr,
+					   const char *fmt, ...);
 
 #endif /* _KHIST_RINGBUF_RINGBUF_H */

@@ -191,6 +191,7 @@ int khist_trace_view_open(struct inode *inode, struct file *file,
 	ti->data = data;
 	ti->idx = 1;
 	ti->out.size = KHIST_LINE_MAX;
+	ti->out.kaddr = khist_kaddr_ok(file);
 	ti->out.buf = kmalloc(KHIST_LINE_MAX, GFP_KERNEL);
 	ti->it = kcalloc(nr_cpu_ids, sizeof(*ti->it), GFP_KERNEL);
 	if (!ti->out.buf || !ti->it)
@@ -366,6 +367,7 @@ static int khist_pipe_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	p->out.size = KHIST_LINE_MAX;
+	p->out.kaddr = khist_kaddr_ok(file);
 	p->buf = buf;
 	mutex_init(&p->lock);
 	file->private_data = p;

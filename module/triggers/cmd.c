@@ -164,6 +164,13 @@ static int khist_cmd_count(struct khist_event *ev, struct khist_cmd *c,
 	int ret;
 
 	ret = *number ? kstrtoul(number, 0, &n) : -EINVAL;
+	/*
+	 * The count is a long: ftrace lists 2^63 .. ULONG_MAX - 1 as negative
+	 * counts (which never run out); only ULONG_MAX, its "unlimited", is
+	 * kept from that range.
+	 */
+	if (!ret && n > LONG_MAX && n != ULONG_MAX)
+		ret = -EINVAL;
 	if (ret) {
 		khist_cmd_error(ev, name, "Invalid count", text, number - glob);
 		return ret;

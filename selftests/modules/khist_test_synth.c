@@ -16,7 +16,8 @@
  *
  * Values: numbers (decimal, 0x hex, negative), words for string fields
  * ("@null" passes a NULL pointer, "@bad" an unmapped address), and for
- * stack fields "@stack" (the current stack) or "@none" (zero frames).
+ * stack fields "@stack" (the current stack), "@none" (zero frames) or
+ * "@addr" (a text address, then one that is no symbol).
  * Each command fails with the API's error.
  */
 #include <linux/debugfs.h>
@@ -24,6 +25,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
@@ -78,9 +80,14 @@ static int kts_values(struct khist_synth_event *se, char *args, u64 *vals,
 		f = khist_synth_field(se, i);
 		if (f && f->is_stack) {
 			kts_stack[0] = 0;
-			if (!strcmp(w, "@stack"))
+			if (!strcmp(w, "@stack")) {
 				kts_stack[0] = stack_trace_save(kts_stack + 1,
 								KTS_STACK, 0);
+			} else if (!strcmp(w, "@addr")) {
+				kts_stack[1] = (unsigned long)kts_values;
+				kts_stack[2] = (unsigned long)current;
+				kts_stack[0] = 2;
+			}
 			vals[i++] = (unsigned long)kts_stack;
 		} else if (f && f->is_string) {
 			if (!strcmp(w, "@null"))

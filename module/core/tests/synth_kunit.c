@@ -472,7 +472,7 @@ static void synth_param_check(struct kunit *test)
 	const struct khist_synth_field *f;
 
 	static const char line[] =
-		"p u64 lat; pid_t pid; char comm[16]; char dyn[]; unsigned long[] st; s32 s";
+		"p u64 lat; pid_t pid; char comm[16]; char dyn[]; unsigned long[] st; s32 s; char c8[8]";
 
 	def = parse_ok(test, line, 0);
 	KUNIT_ASSERT_NOT_NULL(test, def);
@@ -497,11 +497,22 @@ static void synth_param_check(struct kunit *test)
 			  khist_synth_param_ok(&f[3], "char[16]", 16, 1, 0));
 	KUNIT_EXPECT_TRUE(test,
 			  khist_synth_param_ok(&f[3], "char[]", 256, 0, 0));
-	/* ftrace's quirk: a dynamic string's size is its 8-byte slot, so
-	 * any 8-byte number passes; a 4-byte one does not.
+	/* ftrace lets a number of a string field's size in (a dynamic
+	 * string's size is its 8-byte slot) and then reads the string at
+	 * the address it holds; khist takes only strings there.
 	 */
-	KUNIT_EXPECT_TRUE(test, khist_synth_param_ok(&f[3], "u64", 8, 0, 0));
+	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[3], "u64", 8, 0, 0));
+	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[3], "s64", 8, 1, 0));
 	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[3], "u32", 4, 0, 0));
+	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[6], "u64", 8, 0, 0));
+	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[6], "unsigned long", 8,
+						      0, 0));
+	KUNIT_EXPECT_FALSE(test, khist_synth_param_ok(&f[6], "s64", 8, 1, 0));
+	KUNIT_EXPECT_TRUE(test,
+			  khist_synth_param_ok(&f[6], "char[8]", 8, 1, 0));
+	KUNIT_EXPECT_TRUE(test,
+			  khist_synth_type_is_string("__data_loc char[]"));
+	KUNIT_EXPECT_FALSE(test, khist_synth_type_is_string("u64"));
 	/* stacks only into stacks */
 	KUNIT_EXPECT_TRUE(test, khist_synth_param_ok(&f[4], "unsigned long[]",
 						     128, 0, 1));
