@@ -203,7 +203,7 @@ ssize_t khist_run_commands(const char __user *ubuf, size_t count, loff_t *ppos,
 	};
 	ssize_t ret;
 
-	s.buf = kmalloc(KHIST_CMD_BUF, GFP_KERNEL);
+	s.buf = khist_kmalloc(KHIST_CMD_BUF, GFP_KERNEL);
 	if (!s.buf)
 		return -ENOMEM;
 	ret = khist_cmd_split_run(&s);

@@ -181,7 +181,7 @@ static void trigger_split_words(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		strcpy(buf, cases[i].in);
+		snprintf(buf, sizeof(buf), "%s", cases[i].in);
 		KUNIT_EXPECT_STREQ(test, khist_trigger_split(buf, &params),
 				   cases[i].name);
 		if (cases[i].params)
