@@ -77,7 +77,7 @@ static struct khist_instance *khist_instance_alloc(const char *name)
 	ret = khist_mem_charge(sizeof(*inst));
 	if (ret)
 		return ERR_PTR(ret);
-	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	inst = khist_kzalloc(sizeof(*inst), GFP_KERNEL);
 	if (!inst) {
 		khist_mem_uncharge(sizeof(*inst));
 		return ERR_PTR(-ENOMEM);
@@ -150,7 +150,7 @@ static int khist_instance_mkdir(struct khist_node *dir, const char *name)
 	char *copy;
 	int ret;
 
-	copy = kstrdup(name, GFP_KERNEL);
+	copy = khist_kstrdup(name, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
 	inst = khist_instance_alloc(copy);

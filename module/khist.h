@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include "fs/fs.h"
 #include "core/errlog.h"
+#include "fault/fault.h"
 
 struct khist_buffer;
 struct khist_event;

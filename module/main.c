@@ -55,6 +55,7 @@ out_evf:
 
 static void __exit khist_exit(void)
 {
+	khist_fault_exit();
 	khist_eprobe_exit();
 	khist_instance_exit();
 	khist_triggers_exit();

@@ -972,7 +972,8 @@ static int ep_parse_words(struct ep_ctx *c, struct khist_ep_def *def,
  *
  * Context: any; allocates.
  * Return: 0 with @cmd->def set, -ECANCELED when @line is no e: line,
- * -EINVAL (syntax), -ENODEV (no such event), -E2BIG, -ENOMEM.
+ * -EINVAL (syntax), -ERANGE (a number out of range, as ftrace returns it
+ * from kstrtol()), -ENODEV (no such event), -E2BIG, -ENOMEM.
  */
 int khist_ep_parse(const char *line, const struct khist_ep_finder *finder,
 		   struct khist_ep_cmd *cmd)

@@ -88,7 +88,7 @@ static int khist_ep_attach(struct khist_event *kev, bool on)
 	tev = khist_event_find_in(kev->inst, ep->def->system, ep->def->target);
 	if (!tev || tev->def != ep->tdef)
 		return -ENODEV;
-	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	l = khist_kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
 		return -ENOMEM;
 	l->base.type = &khist_ep_trigger_type;
@@ -175,7 +175,7 @@ static int khist_ep_register(struct khist_ep_cmd *cmd, struct khist_event *tev)
 	ret = khist_mem_charge(khist_ep_charge(def));
 	if (ret)
 		return ret;
-	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+	ep = khist_kzalloc(sizeof(*ep), GFP_KERNEL);
 	if (!ep) {
 		khist_mem_uncharge(khist_ep_charge(def));
 		return -ENOMEM;
@@ -184,10 +184,10 @@ static int khist_ep_register(struct khist_ep_cmd *cmd, struct khist_event *tev)
 	khist_event_get(tev);
 	ep->target = tev;
 	ep->tdef = tev->def;
-	ep->descs = kcalloc(def->nr_args ? def->nr_args : 1, sizeof(*ep->descs),
-			    GFP_KERNEL);
+	ep->descs = khist_kcalloc(def->nr_args ? def->nr_args : 1,
+				  sizeof(*ep->descs), GFP_KERNEL);
 	len = khist_ep_print_fmt(def, NULL, 0);
-	fmt = kmalloc(len + 1, GFP_KERNEL);
+	fmt = khist_kmalloc(len + 1, GFP_KERNEL);
 	ep->kdef.print_fmt = fmt;
 	if (!ep->descs || !fmt) {
 		ret = -ENOMEM;

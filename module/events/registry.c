@@ -498,10 +498,10 @@ static struct khist_event_system *khist_system_get(struct khist_instance *inst,
 	list_for_each_entry(sys, &inst->systems, list)
 		if (!strcmp(sys->name, name))
 			goto have;
-	sys = kzalloc(sizeof(*sys), GFP_KERNEL);
+	sys = khist_kzalloc(sizeof(*sys), GFP_KERNEL);
 	if (!sys)
 		return ERR_PTR(-ENOMEM);
-	sys->name = kstrdup(name, GFP_KERNEL);
+	sys->name = khist_kstrdup(name, GFP_KERNEL);
 	if (!sys->name) {
 		kfree(sys);
 		return ERR_PTR(-ENOMEM);
@@ -604,7 +604,7 @@ static struct khist_event *khist_event_alloc(struct khist_event_def *def,
 {
 	struct khist_event *ev;
 
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	ev = khist_kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
 		return NULL;
 	kref_init(&ev->ref);

@@ -7,6 +7,7 @@
 #include <linux/err.h>
 #include "fs.h"
 #include "fs_internal.h"
+#include "fault/fault.h"
 #include "limits/mem.h"
 
 /* Guards the tree's shape: children lists, ->parent and ->removed. */
@@ -62,10 +63,10 @@ static struct khist_node *khist_node_alloc(const char *name, umode_t mode,
 {
 	struct khist_node *node;
 
-	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	node = khist_kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node)
 		return NULL;
-	node->name = kstrdup(name, GFP_KERNEL);
+	node->name = khist_kstrdup(name, GFP_KERNEL);
 	if (!node->name) {
 		kfree(node);
 		return NULL;

@@ -13,6 +13,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include "khist.h"
+#include "core/cmd_split.h"
 #include "events/evfilter.h"
 #include "hist.h"
 
@@ -408,13 +409,7 @@ static int khist_trig_write(struct khist_event *ev, char *buf)
 		ret = -ENOMEM;
 		goto out;
 	}
-	next = cmd;
-	word = strsep(&next, ": \t");
-	if (next) {
-		next = skip_spaces(next);
-		if (!*next)
-			next = NULL;
-	}
+	word = khist_trigger_split(cmd, &next);
 	list_for_each_entry(type, &khist_trigger_types, list) {
 		if (!strcmp(type->name, word[0] == '!' ? word + 1 : word)) {
 			ret = type->parse(ev, word, next, text);

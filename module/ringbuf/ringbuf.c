@@ -1046,11 +1046,14 @@ int khist_ringbuf_init(struct khist_instance *inst)
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = khist_kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		goto out_charge;
 	buf->charged = charge;
-	buf->rb = ring_buffer_alloc(KHIST_RB_DEFAULT_SIZE, RB_FL_OVERWRITE);
+	/* The ring buffer's pages count as one fault point. */
+	if (!khist_should_fail(GFP_KERNEL))
+		buf->rb = ring_buffer_alloc(KHIST_RB_DEFAULT_SIZE,
+					    RB_FL_OVERWRITE);
 	if (!buf->rb)
 		goto out_buf;
 	ret = khist_snapshot_alloc(buf);

@@ -11,11 +11,15 @@
 #include <linux/uaccess.h>
 #include "khist.h"
 #include "events/events.h"
+#include "core/cmd_split.h"
 #include "core/synth_parse.h"
 #include "dynevent.h"
 
-/* ftrace's WRITE_BUFSIZE: a line may hold 4094 bytes plus its newline. */
-#define KHIST_CMD_BUF 4096
+/* A write being run by khist_run_commands(). */
+struct khist_run_ctx {
+	const char __user *ubuf;
+	int (*fn)(const char *line);
+};
 
 LIST_HEAD(khist_dynevent_list);
 static LIST_HEAD(khist_dynevent_kinds);
@@ -160,6 +164,18 @@ static int khist_dynevent_command(const char *line)
 	return ret == -ECANCELED ? -EINVAL : ret;
 }
 
+static int khist_run_copy(char *dst, size_t off, size_t len, void *arg)
+{
+	const char __user *ubuf = ((struct khist_run_ctx *)arg)->ubuf;
+
+	return copy_from_user(dst, ubuf + off, len) ? -EFAULT : 0;
+}
+
+static int khist_run_line(char *line, void *arg)
+{
+	return ((struct khist_run_ctx *)arg)->fn(line);
+}
+
 /**
  * khist_run_commands() - feed a write to a command file, line by line
  * @ubuf:  the user's buffer
@@ -169,7 +185,8 @@ static int khist_dynevent_command(const char *line)
  *
  * As ftrace's command files: the write is read in 4 KiB chunks; a line
  * must fit one (4094 bytes and its newline); processing stops at the first
- * line @fn refuses, and the lines before it stay applied.
+ * line @fn refuses, and the lines before it stay applied. The cutting is
+ * khist_cmd_split_run()'s.
  *
  * Context: process context.
  * Return: @count, or the first error.
@@ -177,51 +194,23 @@ static int khist_dynevent_command(const char *line)
 ssize_t khist_run_commands(const char __user *ubuf, size_t count, loff_t *ppos,
 			   int (*fn)(const char *line))
 {
-	size_t done = 0, size;
-	char *kbuf, *buf, *p;
-	ssize_t ret = 0;
+	struct khist_run_ctx ctx = { .ubuf = ubuf, .fn = fn };
+	struct khist_cmd_split s = {
+		.count = count,
+		.copy = khist_run_copy,
+		.line = khist_run_line,
+		.arg = &ctx,
+	};
+	ssize_t ret;
 
-	kbuf = kmalloc(KHIST_CMD_BUF, GFP_KERNEL);
-	if (!kbuf)
+	s.buf = khist_kmalloc(KHIST_CMD_BUF, GFP_KERNEL);
+	if (!s.buf)
 		return -ENOMEM;
-	while (done < count) {
-		size = min_t(size_t, count - done, KHIST_CMD_BUF - 1);
-		if (copy_from_user(kbuf, ubuf + done, size)) {
-			ret = -EFAULT;
-			goto out;
-		}
-		kbuf[size] = '\0';
-		buf = kbuf;
-		do {
-			p = strchr(buf, '\n');
-			if (p) {
-				*p = '\0';
-				size = p - buf + 1;
-			} else {
-				size = strlen(buf);
-				if (done + size < count) {
-					/* The rest starts the next chunk. */
-					if (buf != kbuf)
-						break;
-					pr_warn("command line too long: at most %d bytes\n",
-						KHIST_CMD_BUF - 2);
-					ret = -EINVAL;
-					goto out;
-				}
-			}
-			done += size;
-			p = strchr(buf, '#');
-			if (p)
-				*p = '\0';
-			ret = fn(buf);
-			if (ret)
-				goto out;
-			buf += size;
-		} while (done < count);
-	}
-	ret = done;
-out:
-	kfree(kbuf);
+	ret = khist_cmd_split_run(&s);
+	if (s.too_long)
+		pr_warn("command line too long: at most %d bytes\n",
+			KHIST_CMD_BUF - 2);
+	kfree(s.buf);
 	return ret;
 }
 

@@ -115,16 +115,17 @@ static int synth_register(struct khist_synth_def *def, struct module *owner)
 	if (ret)
 		goto out_def;
 	ret = -ENOMEM;
-	se = kzalloc(sizeof(*se), GFP_KERNEL);
+	se = khist_kzalloc(sizeof(*se), GFP_KERNEL);
 	if (!se) {
 		khist_mem_uncharge(synth_charge(def));
 		goto out_def;
 	}
 	se->def = def;
 	kref_init(&se->kref);
-	se->descs = kcalloc(def->nr_fields, sizeof(*se->descs), GFP_KERNEL);
+	se->descs =
+		khist_kcalloc(def->nr_fields, sizeof(*se->descs), GFP_KERNEL);
 	len = khist_synth_print_fmt(def, NULL, 0);
-	fmt = kmalloc(len + 1, GFP_KERNEL);
+	fmt = khist_kmalloc(len + 1, GFP_KERNEL);
 	se->kdef.print_fmt = fmt;
 	if (!se->descs || !fmt)
 		goto out_se;

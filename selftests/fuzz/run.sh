@@ -39,6 +39,7 @@ max_len() {
 	hist) echo 4160 ;;
 	filter) echo 4700 ;;
 	map) echo 512 ;;
+	split) echo 20000 ;;
 	*) echo 4096 ;;
 	esac
 }

@@ -10,7 +10,10 @@
 # so running this again only adds what is new.
 #
 # The synthetic event seeds also come from the ftrace selftests' synthetic
-# event tests (check_error lines included) and from synth_kunit.c.
+# event tests (check_error lines included) and from synth_kunit.c; the
+# event probe seeds from the ftrace eprobe tests, khist's in-VM tests and
+# eprobe_kunit.c; the line splitting seeds are writes made of the lines
+# those tests write to dynamic_events, synthetic_events and trigger.
 #
 # Usage: seed.py [KSRC]   (default /var/cache/khist/linux-source-6.12)
 
@@ -34,10 +37,10 @@ def read(path):
         return ''
 
 
-def save(target, data):
+def save(target, data, limit=4096):
     if isinstance(data, str):
         data = data.encode()
-    if not data or len(data) > 4096:
+    if not data or len(data) > limit:
         return 0
     d = os.path.join(corpus, target)
     os.makedirs(d, exist_ok=True)
@@ -144,5 +147,86 @@ for shape in (0x06, 0x27, 0x4e, 0x3f):
                   0x05, 0x0f, 0x02, 0x0a, 0x0e, 0x0c, 0x01, 0x00, 0x00])
     n_map += save('map', bytes(seq))
 
+
+# Event probes: e: lines of the ftrace eprobe tests (their shell variables
+# expanded), of khist's in-VM tests and of eprobe_kunit.c ('^' is a caret
+# marker there).
+def expand(text):
+    env = dict(re.findall(r'(?m)^\s*([A-Z_]+)="([^"]*)"', text))
+
+    def sub(line):
+        for _ in range(3):
+            line = re.sub(r'\$\{?([A-Z_]+)\}?',
+                          lambda m: env.get(m.group(1), m.group(0)), line)
+        return line
+    return sub
+
+
+eprobe = set()
+lines = {'dynamic_events': set(), 'synthetic_events': set(), 'trigger': set()}
+vm_tests = (glob.glob(os.path.join(top, 'selftests/fs/test.d/**/*.tc'),
+                      recursive=True) +
+            glob.glob(os.path.join(top, 'selftests/fs/test.d/**/*.sh'),
+                      recursive=True))
+for path in glob.glob(os.path.join(ftrace, '**/*.tc'), recursive=True) + vm_tests:
+    text = read(path)
+    sub = expand(text)
+    for m in re.finditer(r"(?m)echo\s+(['\"])(.*?)\1\s*>+\s*(?:\S*/)?"
+                         r"(dynamic_events|synthetic_events|trigger)\b", text):
+        cmd = shell_unquote(sub(m.group(2)))
+        lines[m.group(3)].add(cmd)
+        if re.match(r'e[:\s]', cmd):
+            eprobe.add(cmd)
+    for m in re.finditer(r"(?m)check_error\s+'(e[:\s][^']*)'", text):
+        eprobe.add(shell_unquote(sub(m.group(1))))
+ep_kunit = read(os.path.join(top, 'module/core/tests/eprobe_kunit.c'))
+for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', ep_kunit):
+    s = c_unquote(m.group(1)).replace('^', '')
+    if 1 < len(s) < 300:
+        eprobe.add(s)
+# Most kunit cases are written EF "args": the line prefix is a macro.
+for m in re.finditer(r'\{\s*EF\s+"((?:[^"\\\n]|\\.)*)"', ep_kunit):
+    eprobe.add('e:foo/bar syscalls/sys_enter_openat ' +
+               c_unquote(m.group(1)).replace('^', ''))
+n_eprobe = sum(save('eprobe', e) for e in sorted(eprobe) if e.strip())
+
+# Line splitting: byte 0 picks the file (0 dynamic_events, 1
+# synthetic_events, 2 trigger), bytes 1-2 the size of each write; the
+# rest is lines of that file, with comments, blank lines and NULs mixed
+# in, some long enough to cross the 4 KiB chunks.
+n_split = 0
+files = ('dynamic_events', 'synthetic_events', 'trigger')
+pool = {f: sorted(lines[f]) for f in files}
+pool['dynamic_events'] += sorted(eprobe)[:200] + \
+    ['s:' + x for x in sorted(synth)[:100]
+     if not x.startswith(('!', 's:', '-:'))]
+pool['synthetic_events'] += sorted(synth)
+pool['trigger'] += sorted(hist)[:200]
+for i, f in enumerate(files):
+    p = pool[f]
+    for k in range(60 if p else 0):
+        wsize = rnd.choice((1, 7, 100, 4095, 4096, 8191, 8999))
+        body = []
+        for _ in range(rnd.randrange(1, 40 if i < 2 else 2)):
+            line = rnd.choice(p)
+            r = rnd.random()
+            if r < 0.1:
+                line += '  # a comment'
+            elif r < 0.15:
+                line = '# ' + line
+            elif r < 0.2:
+                line = ''
+            elif r < 0.23:
+                line += ' ' + 'x' * rnd.choice((4000, 4094, 4095, 4200))
+            body.append(line)
+        data = '\n'.join(body).encode()
+        if rnd.random() < 0.5:
+            data += b'\n'
+        if k % 15 == 7:
+            cut = rnd.randrange(len(data) + 1)
+            data = data[:cut] + b'\0' + data[cut:]
+        n_split += save('split', bytes([i, wsize % 256, wsize // 256]) + data,
+                        20000)
+
 print(f'seed: hist +{n_hist}, filter +{n_filt + n_filt_rec}, map +{n_map}, '
-      f'synth +{n_synth}')
+      f'synth +{n_synth}, eprobe +{n_eprobe}, split +{n_split}')
