@@ -21,13 +21,14 @@ import sys
 
 # (layer, directory prefixes under module/): the old names beside the new
 # ones, so that the check reads the tree before and after the redesign.
-# Memory accounting calls nothing of khist's and the filesystem charges
-# its nodes to it, so it is a layer of its own below fs (the redesign's
-# proposal had it in base/, above fs).
+# Memory accounting and fault injection call nothing of khist's, and the
+# filesystem charges its nodes to the one and allocates through the other,
+# so they are a layer of their own below fs (the redesign's proposal had
+# memory accounting in base/, above fs).
 LAYERS = [
     (0, ["compat"]),
     (1, ["core"]),
-    (2, ["mem", "limits"]),
+    (2, ["mem", "limits", "fault"]),
     (3, ["fs"]),
     (4, ["base"]),
     (5, ["buffer", "ringbuf"]),
