@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel.sh - where the Debian kernels khist tests against live.
-#   kernel.sh kdir KVER     build tree: running kernel's, else Debian headers
+#   kernel.sh kdir KVER     build tree of Debian's KVER (its headers, or the
+#                           debug kernel's tree); the running kernel's is the
+#                           Makefile's choice, not this script's
 #   kernel.sh headers KVER  Debian headers for KVER (6.1 or 6.12)
 #   kernel.sh image KVER    /boot/vmlinuz-* for KVER
 #   kernel.sh release KVER  its release string
