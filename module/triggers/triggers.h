@@ -75,6 +75,7 @@ struct khist_cmd {
 	bool counted;
 	struct khist_event *target;
 	bool target_used;
+	bool charged;
 	char *tname;
 };
 
