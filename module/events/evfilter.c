@@ -166,6 +166,7 @@ int khist_evfilter_compile(struct khist_instance *inst, struct khist_event *ev,
 		.nr_cpus = nr_cpu_ids,
 		.func_range = khist_evf_func_range,
 	};
+	const char *mem_msg = khist_hist_err_text(KHIST_HERR_MEM_LIMIT);
 	struct khist_filter_error e = {};
 	char *cmd;
 	int ret;
@@ -184,10 +185,8 @@ int khist_evfilter_compile(struct khist_instance *inst, struct khist_event *ev,
 	cmd = kmemdup_nul(text, len, GFP_KERNEL);
 	if (cmd) {
 		if (ret == -ENOSPC)
-			khist_error_report(
-				inst, "event filter",
-				khist_hist_err_text(KHIST_HERR_MEM_LIMIT), cmd,
-				0);
+			khist_error_report(inst, "event filter", mem_msg, cmd,
+					   0);
 		else
 			khist_error_report(inst, "event filter parse error",
 					   khist_filter_errlog_msg(&e), cmd,

@@ -272,6 +272,7 @@ static int khist_cmd_add(struct khist_event *ev, struct khist_cmd *c,
 int khist_cmd_parse(struct khist_event *ev, const char *glob, char *param,
 		    const char *text)
 {
+	const char *mem_msg = khist_hist_err_text(KHIST_HERR_MEM_LIMIT);
 	bool remove = glob[0] == '!';
 	const struct khist_cmd_type *ct;
 	char *count, *filter;
@@ -285,10 +286,7 @@ int khist_cmd_parse(struct khist_event *ev, const char *glob, char *param,
 	if (!remove) {
 		ret = khist_mem_charge(sizeof(*c));
 		if (ret) {
-			khist_cmd_error(
-				ev, ct->type.name,
-				khist_hist_err_text(KHIST_HERR_MEM_LIMIT), text,
-				0);
+			khist_cmd_error(ev, ct->type.name, mem_msg, text, 0);
 			return ret;
 		}
 	}
