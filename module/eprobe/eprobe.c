@@ -36,6 +36,7 @@ static void khist_ep_trig_free(struct khist_trigger *t)
 {
 	khist_trigger_free_filter(t);
 	kfree(container_of(t, struct khist_ep_link, base));
+	khist_mem_uncharge(sizeof(struct khist_ep_link));
 }
 
 /*
@@ -88,9 +89,15 @@ static int khist_ep_attach(struct khist_event *kev, bool on)
 	tev = khist_event_find_in(kev->inst, ep->def->system, ep->def->target);
 	if (!tev || tev->def != ep->tdef)
 		return -ENODEV;
+	/* The link is charged from here to khist_ep_trig_free(). */
+	ret = khist_mem_charge(sizeof(*l));
+	if (ret)
+		return ret;
 	l = khist_kzalloc(sizeof(*l), GFP_KERNEL);
-	if (!l)
+	if (!l) {
+		khist_mem_uncharge(sizeof(*l));
 		return -ENOMEM;
+	}
 	l->base.type = &khist_ep_trigger_type;
 	l->base.ev = tev;
 	l->ep = ep;

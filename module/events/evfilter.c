@@ -16,6 +16,8 @@
 #include "events.h"
 #include "evfilter.h"
 #include "core/filter_eval.h"
+#include "core/hist_errors.h"
+#include "limits/mem.h"
 
 /* Nesting levels: task, softirq, hardirq, NMI. */
 #define KHIST_EVF_LEVELS 4
@@ -124,6 +126,22 @@ static int khist_evf_func_range(void *priv, const char *name,
 	return khist_evf_sym_range(addr, start, end);
 }
 
+/* What a compiled filter is charged: its parts, as allocated. */
+static u64 khist_evfilter_charge(const struct khist_filter *f)
+{
+	u64 bytes = sizeof(*f) + f->text_len + 1;
+	unsigned int i;
+
+	bytes += (u64)f->nr_preds * sizeof(*f->preds);
+	for (i = 0; f->preds && i < f->nr_preds; i++) {
+		if (f->preds[i].pat)
+			bytes += f->preds[i].pat_len + 1;
+		if (f->preds[i].mask)
+			bytes += BITS_TO_LONGS(f->nr_cpus) * sizeof(long);
+	}
+	return bytes;
+}
+
 /**
  * khist_evfilter_compile() - compile a filter for an event
  * @inst: instance whose error_log gets the error (NULL: top level)
@@ -148,6 +166,7 @@ int khist_evfilter_compile(struct khist_instance *inst, struct khist_event *ev,
 		.nr_cpus = nr_cpu_ids,
 		.func_range = khist_evf_func_range,
 	};
+	const char *mem_msg = khist_hist_err_text(KHIST_HERR_MEM_LIMIT);
 	struct khist_filter_error e = {};
 	char *cmd;
 	int ret;
@@ -156,13 +175,22 @@ int khist_evfilter_compile(struct khist_instance *inst, struct khist_event *ev,
 	ret = khist_filter_compile(&ev->schema, text, len, &opts, out, &e);
 	if (err)
 		*err = e;
-	if (!ret)
-		return 0;
+	if (!ret) {
+		ret = khist_mem_charge(khist_evfilter_charge(*out));
+		if (!ret)
+			return 0;
+		khist_filter_free(*out);
+		*out = NULL;
+	}
 	cmd = kmemdup_nul(text, len, GFP_KERNEL);
 	if (cmd) {
-		khist_error_report(inst, "event filter parse error",
-				   khist_filter_errlog_msg(&e), cmd,
-				   khist_filter_errlog_pos(&e));
+		if (ret == -ENOSPC)
+			khist_error_report(inst, "event filter", mem_msg, cmd,
+					   0);
+		else
+			khist_error_report(inst, "event filter parse error",
+					   khist_filter_errlog_msg(&e), cmd,
+					   khist_filter_errlog_pos(&e));
 		kfree(cmd);
 	}
 	return ret;
@@ -210,7 +238,13 @@ bool khist_evfilter_match(const struct khist_filter *f, const void *rec,
  */
 void khist_evfilter_free(struct khist_filter *f)
 {
+	u64 charge;
+
+	if (!f)
+		return;
+	charge = khist_evfilter_charge(f);
 	khist_filter_free(f);
+	khist_mem_uncharge(charge);
 }
 
 /**
@@ -248,7 +282,7 @@ int khist_evfilter_set(struct khist_event *ev, const char *text, size_t len)
 		} else {
 			shown = kmemdup_nul(text, len, GFP_KERNEL);
 			if (!shown) {
-				khist_filter_free(f);
+				khist_evfilter_free(f);
 				return -ENOMEM;
 			}
 		}
@@ -260,7 +294,7 @@ int khist_evfilter_set(struct khist_event *ev, const char *text, size_t len)
 	if (old) {
 		/* Probes read the filter with preemption disabled. */
 		tracepoint_synchronize_unregister();
-		khist_filter_free(old);
+		khist_evfilter_free(old);
 	}
 	return ret;
 }

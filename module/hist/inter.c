@@ -9,6 +9,7 @@
 #include <linux/string.h>
 #include "khist.h"
 #include "inter.h"
+#include "limits/mem.h"
 
 /* Registered states, every instance; khist_event_mutex. */
 static LIST_HEAD(khist_inter_list);
@@ -36,6 +37,17 @@ static bool khist_spec_needs_inter(const struct khist_hist_spec *sp)
 	return false;
 }
 
+/* What a state is charged: itself and its three fixed-size arrays. */
+static u64 khist_inter_charge(void)
+{
+	struct khist_inter *in;
+
+	return sizeof(*in) +
+	       KHIST_INTER_FVARS_MAX *
+		       (sizeof(*in->fvars) + sizeof(*in->save)) +
+	       KHIST_INTER_HIDDEN_MAX * sizeof(*in->hidden);
+}
+
 static void khist_inter_release(struct khist_inter *in)
 {
 	unsigned int i;
@@ -49,6 +61,7 @@ static void khist_inter_release(struct khist_inter *in)
 			kfree(in->hidden[i].cmd);
 	kfree(in->hidden);
 	kfree(in);
+	khist_mem_uncharge(khist_inter_charge());
 }
 
 /**
@@ -81,9 +94,16 @@ int khist_inter_create(struct khist_event *ev, struct khist_hist_trigger *ht,
 	*out = NULL;
 	if (!khist_spec_needs_inter(ht->spec))
 		return 0;
+	ret = khist_mem_charge(khist_inter_charge());
+	if (ret) {
+		khist_hist_log(ev, ecmd, KHIST_HERR_MEM_LIMIT, 0);
+		return ret;
+	}
 	in = kzalloc(sizeof(*in), GFP_KERNEL);
-	if (!in)
+	if (!in) {
+		khist_mem_uncharge(khist_inter_charge());
 		return -ENOMEM;
+	}
 	INIT_LIST_HEAD(&in->list);
 	in->ev = ev;
 	in->spec = ht->spec;

@@ -24,6 +24,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "khist.h"
+#include "core/hist_errors.h"
+#include "limits/mem.h"
 #include "triggers.h"
 
 /* In ftrace's registration order: the "# Available triggers:" line. */
@@ -104,6 +106,8 @@ static void khist_cmd_destroy(struct khist_cmd *c)
 	}
 	khist_trigger_free_filter(&c->base);
 	kfree(c->tname);
+	if (c->charged)
+		khist_mem_uncharge(sizeof(*c));
 	kfree(c);
 }
 
@@ -275,6 +279,7 @@ static int khist_cmd_add(struct khist_event *ev, struct khist_cmd *c,
 int khist_cmd_parse(struct khist_event *ev, const char *glob, char *param,
 		    const char *text)
 {
+	const char *mem_msg = khist_hist_err_text(KHIST_HERR_MEM_LIMIT);
 	bool remove = glob[0] == '!';
 	const struct khist_cmd_type *ct;
 	char *count, *filter;
@@ -284,9 +289,21 @@ int khist_cmd_parse(struct khist_event *ev, const char *glob, char *param,
 	ct = khist_cmd_lookup(remove ? glob + 1 : glob);
 	if (WARN_ON_ONCE(!ct))
 		return -EINVAL;
+	/* A removal only looks for the trigger: never refused. */
+	if (!remove) {
+		ret = khist_mem_charge(sizeof(*c));
+		if (ret) {
+			khist_cmd_error(ev, ct->type.name, mem_msg, text, 0);
+			return ret;
+		}
+	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
+	if (!c) {
+		if (!remove)
+			khist_mem_uncharge(sizeof(*c));
 		return -ENOMEM;
+	}
+	c->charged = !remove;
 	c->base.type = &ct->type;
 	c->base.ev = ev;
 	atomic_long_set(&c->count, -1);

@@ -67,6 +67,7 @@ struct khist_cmd_type {
  * @counted: a count was given (":N"); without one @count stays -1
  * @target:  enable_*, disable_*: the event acted on (referenced)
  * @target_used: @target is in soft mode for this trigger
+ * @charged: charged to mem_limit_kb (not the object of a '!' removal)
  * @tname:   enable_*, disable_*: "<system>:<event>" of @target, as listed
  */
 struct khist_cmd {
@@ -75,6 +76,7 @@ struct khist_cmd {
 	bool counted;
 	struct khist_event *target;
 	bool target_used;
+	bool charged;
 	char *tname;
 };
 
