@@ -353,7 +353,8 @@ static int do_control(const char *mnt, int secs, int deadline)
 			ret = write_str(mnt, "tracing_on", "1", O_TRUNC);
 		timed(C_ON, t0, ret, deadline);
 		t0 = now_ms();
-		ret = write_str(mnt, "buffer_size_kb", "1400", O_TRUNC);
+		/* ftrace's default size (1410 KiB shown): nothing left changed. */
+		ret = write_str(mnt, "buffer_size_kb", "1408", O_TRUNC);
 		timed(C_SIZE, t0, ret, deadline);
 		t0 = now_ms();
 		ret = write_str(mnt, trig, "hist:keys=common_pid", O_TRUNC);
