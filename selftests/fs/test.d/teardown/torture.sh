@@ -27,6 +27,12 @@
 # tt_seed leaves in tt_added the number of triggers that were accepted.
 
 TT_FIRE=/sys/kernel/debug/khist_test/fire
+# The test module's debugfs files must not be opened while it unloads: the
+# kernel WARNs ("debugfs file owner did not clean up at exit") on an open
+# that meets a module on its way out, before its exit removed the file.
+# The loader's writes and every rmmod of the module take this lock (a
+# directory: mkdir is atomic).
+TT_LOCK=/tmp/khist-testmod.lock
 TT_MOD=/lib/khist/khist_test_events.ko
 TT_TAB=$(printf '\t')
 
@@ -97,7 +103,10 @@ tt_load_start() {
 	(cd / && exec ${TT_NICE-nice -n 19} sh -c 'while :; do usleep 1000; done') &
 	tt_pids="$tt_pids $!"
 	(cd / && exec ${TT_NICE-nice -n 19} sh -c "while :; do
-		{ echo '3 7' > $TT_FIRE; } 2> /dev/null
+		if mkdir $TT_LOCK 2> /dev/null; then
+			{ echo '3 7' > $TT_FIRE; } 2> /dev/null
+			rmdir $TT_LOCK
+		fi
 		usleep 2000
 	done") &
 	tt_pids="$tt_pids $!"
@@ -110,6 +119,21 @@ tt_load_stop() {
 		wait "$tt_p" 2> /dev/null || true
 	done
 	tt_pids=
+	rmdir $TT_LOCK 2> /dev/null || true
+}
+
+# tt_rmmod_test - unload the test module, never while its files are being
+# opened (TT_LOCK; a loader killed while it held the lock leaves it
+# behind, so the wait is bounded).
+tt_rmmod_test() {
+	tt_j=0
+	until mkdir $TT_LOCK 2> /dev/null; do
+		tt_j=$((tt_j + 1))
+		[ $tt_j -lt 500 ] || break
+		usleep 1000
+	done
+	rmmod khist_test_events 2> /dev/null || true
+	rmdir $TT_LOCK 2> /dev/null || true
 }
 
 tt_khist_reload() {
@@ -120,7 +144,7 @@ tt_khist_reload() {
 		[ $tt_i -lt 50 ] || return 1
 		usleep 100000
 	done
-	rmmod khist_test_events 2> /dev/null || true
+	tt_rmmod_test
 	rmmod khist
 	insmod /lib/khist/khist.ko
 	mount -t khist nodev "$TT_MNT"
@@ -147,7 +171,7 @@ tt_step() {
 		fi
 		;;
 	dyn:*) tt_w "$TT_MNT/dynamic_events" "-:${1#dyn:}" ;;
-	rmmod-test) rmmod khist_test_events 2> /dev/null || true ;;
+	rmmod-test) tt_rmmod_test ;;
 	rmmod-khist) tt_khist_reload ;;
 	esac
 }
@@ -171,7 +195,7 @@ tt_cleanup() {
 	tt_w "$TT_MNT/dynamic_events" '-:tdt_lat'
 	tt_w "$TT_MNT/dynamic_events" '-:tdt_wake'
 	tt_w "$TT_MNT/dynamic_events" '-:tdep/ep'
-	rmmod khist_test_events 2> /dev/null || true
+	tt_rmmod_test
 }
 
 # tt_seed SEED DIR - one seed; DIR: scratch directory. Leaves khist with
