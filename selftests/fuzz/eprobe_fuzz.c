@@ -69,17 +69,12 @@ static const struct khist_event_schema *const ep_schemas[] = {
 static const struct khist_event_schema *fz_find(const char *system,
 						const char *event, void *arg)
 {
-	unsigned int i;
+	const struct khist_event_schema *s;
 
-	for (i = 0; i < FZ_NR_SCHEMAS; i++)
-		if (!strcmp(system, fz_schemas[i]->system) &&
-		    !strcmp(event, fz_schemas[i]->name))
-			return fz_schemas[i];
-	for (i = 0; i < ARRAY_SIZE(ep_schemas); i++)
-		if (!strcmp(system, ep_schemas[i]->system) &&
-		    !strcmp(event, ep_schemas[i]->name))
-			return ep_schemas[i];
-	return NULL;
+	s = fz_schema_in(fz_schemas, FZ_NR_SCHEMAS, system, event);
+	return s ? s :
+		   fz_schema_in(ep_schemas, ARRAY_SIZE(ep_schemas), system,
+				event);
 }
 
 static const struct khist_ep_finder fz_finder = { fz_find, NULL };

@@ -33,13 +33,8 @@
 
 static bool fz_event_exists(void *ctx, const char *sys, const char *ev)
 {
-	unsigned int i;
-
-	for (i = 0; i < FZ_NR_SCHEMAS; i++)
-		if (!strcmp(sys, fz_schemas[i]->system) &&
-		    !strcmp(ev, fz_schemas[i]->name))
-			return true;
-	return !strcmp(sys, "sched") || !strcmp(sys, "synthetic");
+	return fz_schema_in(fz_schemas, FZ_NR_SCHEMAS, sys, ev) ||
+	       !strcmp(sys, "sched") || !strcmp(sys, "synthetic");
 }
 
 /* A fixed world of other triggers' variables. */

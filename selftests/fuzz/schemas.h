@@ -89,6 +89,20 @@ static const struct khist_event_schema *const fz_schemas[] = {
 
 #define FZ_NR_SCHEMAS ARRAY_SIZE(fz_schemas)
 
+/* The layout named @system:@event among @n in @tab, or NULL. */
+static inline const struct khist_event_schema *
+fz_schema_in(const struct khist_event_schema *const *tab, unsigned int n,
+	     const char *system, const char *event)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(system, tab[i]->system) &&
+		    !strcmp(event, tab[i]->name))
+			return tab[i];
+	return NULL;
+}
+
 /*
  * char * fields: a record holds an "address" below FZ_NR_STRS that names
  * one of these strings; any other address cannot be read.

@@ -101,13 +101,7 @@ static int fz_copy(char *dst, size_t off, size_t len, void *arg)
 static const struct khist_event_schema *fz_find(const char *system,
 						const char *event, void *arg)
 {
-	unsigned int i;
-
-	for (i = 0; i < FZ_NR_SCHEMAS; i++)
-		if (!strcmp(system, fz_schemas[i]->system) &&
-		    !strcmp(event, fz_schemas[i]->name))
-			return fz_schemas[i];
-	return NULL;
+	return fz_schema_in(fz_schemas, FZ_NR_SCHEMAS, system, event);
 }
 
 static const struct khist_ep_finder fz_finder = { fz_find, NULL };
