@@ -538,8 +538,9 @@ unsigned int khist_filter_errlog_pos(const struct khist_filter_error *err)
  *
  * Produces "<text>\n<caret line>\nparse_error: <message>\n", the caret at
  * the error position clamped to the text length, or "<text>\nError: (n)\n"
- * when there is no specific message. Reading the file then shows this
- * string followed by one more "\n" (khist_filter_show()).
+ * when there is no specific message (n is -ENOMEM, or -ENOSPC when the
+ * module's memory limit refused the filter, else 0). Reading the file then
+ * shows this string followed by one more "\n" (khist_filter_show()).
  *
  * Context: any.
  * Return: bytes written, without the terminating NUL.
@@ -556,7 +557,8 @@ int khist_filter_format_failed(const char *text, size_t len,
 				 (int)min_t(size_t, err->pos, n) + 1, "^",
 				 khist_filter_err_text(err->code));
 	return scnprintf(buf, size, "%.*s\nError: (%d)\n", (int)n, text,
-			 err->ret == -ENOMEM ? -ENOMEM : 0);
+			 err->ret == -ENOMEM || err->ret == -ENOSPC ? err->ret :
+								      0);
 }
 
 /**

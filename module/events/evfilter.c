@@ -173,15 +173,20 @@ int khist_evfilter_compile(struct khist_instance *inst, struct khist_event *ev,
 
 	*out = NULL;
 	ret = khist_filter_compile(&ev->schema, text, len, &opts, out, &e);
-	if (err)
-		*err = e;
 	if (!ret) {
 		ret = khist_mem_charge(khist_evfilter_charge(*out));
-		if (!ret)
+		if (!ret) {
+			if (err)
+				*err = e;
 			return 0;
+		}
 		khist_filter_free(*out);
 		*out = NULL;
+		/* The filter file then shows "Error: (-28)", not "(0)". */
+		e.ret = ret;
 	}
+	if (err)
+		*err = e;
 	cmd = kmemdup_nul(text, len, GFP_KERNEL);
 	if (cmd) {
 		if (ret == -ENOSPC)

@@ -105,6 +105,7 @@ struct khist_node *khist_node_find_child(struct khist_node *dir,
 
 static struct khist_node *khist_node_add(struct khist_node *parent,
 					 const char *name, umode_t mode,
+					 const struct file_operations *fops,
 					 void *data)
 {
 	struct khist_node *node;
@@ -121,6 +122,12 @@ static struct khist_node *khist_node_add(struct khist_node *parent,
 		ret = -ENOMEM;
 		goto out_uncharge;
 	}
+	/*
+	 * Complete before the node is linked: a lookup that finds it under
+	 * khist_fs_lock makes an inode from ->fops at once, and an open of an
+	 * inode with no file operations is a WARN in do_dentry_open().
+	 */
+	node->fops = fops;
 	mutex_lock(&khist_fs_lock);
 	if (parent->removed)
 		ret = -ENOENT;
@@ -155,7 +162,8 @@ out_uncharge:
 struct khist_node *khist_fs_create_dir(struct khist_node *parent,
 				       const char *name, void *data)
 {
-	return khist_node_add(parent, name, S_IFDIR | KHIST_MODE_DIR, data);
+	return khist_node_add(parent, name, S_IFDIR | KHIST_MODE_DIR, NULL,
+			      data);
 }
 
 /**
@@ -174,12 +182,8 @@ struct khist_node *khist_fs_create_file(struct khist_node *parent,
 					const struct file_operations *fops,
 					void *data)
 {
-	struct khist_node *node;
-
-	node = khist_node_add(parent, name, S_IFREG | (mode & 0777), data);
-	if (!IS_ERR(node))
-		node->fops = fops;
-	return node;
+	return khist_node_add(parent, name, S_IFREG | (mode & 0777), fops,
+			      data);
 }
 
 /**

@@ -847,6 +847,12 @@ static void filter_readback(struct kunit *test)
 	khist_filter_compile(&tschema, "== 1", 4, &topts, &f, &err);
 	khist_filter_format_failed("== 1", 4, &err, stored, sizeof(stored));
 	KUNIT_EXPECT_STREQ(test, stored, "== 1\nError: (0)\n");
+
+	/* A filter the memory limit refused shows the write's errno. */
+	err = (struct khist_filter_error){ .ret = -ENOSPC };
+	khist_filter_format_failed("cpu == 1", 8, &err, stored,
+				   sizeof(stored));
+	KUNIT_EXPECT_STREQ(test, stored, "cpu == 1\nError: (-28)\n");
 }
 
 static void filter_errlog_entry(struct kunit *test)
