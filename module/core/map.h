@@ -75,9 +75,18 @@ struct khist_map_elt;
  *            Runs in the inserter's context (possibly NMI): no sleeping,
  *            no allocation. It must fully initialise the extra area, as
  *            an element may be reused after a lost race.
+ * @charge:   asked by khist_map_grow() before it allocates: @bytes > 0
+ *            is what the growth would add, to be taken from the owner's
+ *            budget (return 0) or refused (return non-zero: the growth
+ *            fails with -E2BIG and counts in grow_refused); @bytes < 0
+ *            gives back what an allocation failure did not use, and
+ *            khist_map_destroy() gives back every byte growth took.
+ *            Process context (called where grow and destroy run); may
+ *            be NULL (no budget but @mem_cap).
  */
 struct khist_map_ops {
 	void (*elt_init)(struct khist_map_elt *elt, void *priv);
+	int (*charge)(void *priv, s64 bytes);
 };
 
 /**
@@ -130,6 +139,8 @@ struct khist_map_mem {
  * @max:      current capacity
  * @mem:      bytes allocated for the map
  * @overflow: whether dropped keys are accounted to the overflow element
+ * @grow_refused: growths refused by grow_limit, mem_cap or the charge
+ *                callback since creation (clear keeps it)
  */
 struct khist_map_stats {
 	u64 hits;
@@ -138,6 +149,7 @@ struct khist_map_stats {
 	u32 max;
 	u64 mem;
 	bool overflow;
+	u64 grow_refused;
 };
 
 /*
@@ -208,6 +220,9 @@ struct khist_map_table {
  * @off_extra:  offset of the extra area
  * @elt_size:   bytes per element
  * @mem:        bytes allocated
+ * @charged:    bytes growth took through ops->charge (given back by
+ *              destroy)
+ * @grow_refused: see struct khist_map_stats
  */
 struct khist_map {
 	struct khist_map_params p;
@@ -233,6 +248,8 @@ struct khist_map {
 	u32 off_extra;
 	u32 elt_size;
 	u64 mem;
+	u64 charged;
+	u64 grow_refused;
 };
 
 /* Sort key kinds, see struct khist_map_sort_key. */
