@@ -64,6 +64,9 @@
 #define KHIST_HF_ALIAS BIT(18)
 #define KHIST_HF_KEY BIT(19)
 #define KHIST_HF_VAR BIT(20)
+/* khist extensions (issue 23): per-entry distributions of a value */
+#define KHIST_HF_STATS BIT(21)
+#define KHIST_HF_QUANTILES BIT(22)
 
 enum khist_bf_kind {
 	KHIST_BF_FIELD,
