@@ -193,6 +193,10 @@ struct khist_var_info {
  *                this event? ("Variable already defined"); NULL: no
  * @find_var:     look up another trigger's variable: 0 found, -ENOENT
  *                not found, -ENOTUNIQ ambiguous; NULL: leave unresolved
+ * @dists:        the owner keeps per-entry distributions (qsketch.h), so
+ *                the .stats and .quantiles value modifiers (khist
+ *                extensions) are accepted; without it (and without ops)
+ *                they are refused like any unknown modifier
  *
  * Names are passed NUL-terminated; @sys and @event are "" if the
  * reference is not qualified.
@@ -203,6 +207,7 @@ struct khist_bind_ops {
 	bool (*var_taken)(void *ctx, const char *var);
 	int (*find_var)(void *ctx, const char *sys, const char *event,
 			const char *var, struct khist_var_info *info);
+	bool dists;
 };
 
 /**

@@ -244,6 +244,8 @@ static void write_ref(FILE *f, const struct khist_hist_spec *sp)
 	fprintf(f, "]}\n");
 }
 
+static const struct khist_bind_ops bops = { .dists = true };
+
 /* Fires the records, renders the table; 0 when the checker agrees. */
 static int run_trigger(const char *cmd, unsigned int n)
 {
@@ -272,7 +274,7 @@ static int run_trigger(const char *cmd, unsigned int n)
 	u8 *key;
 	int ret;
 
-	ret = khist_hist_compile(cmd, strlen(cmd), &rec_sc, NULL, &sp, NULL);
+	ret = khist_hist_compile(cmd, strlen(cmd), &rec_sc, &bops, &sp, NULL);
 	if (ret) {
 		printf("# compile failed: %d\n", ret);
 		return ret;

@@ -22,6 +22,9 @@ static const struct khist_event_schema qs_sc = {
 	"test", "qs", 3, qs_f, ARRAY_SIZE(qs_f), 24
 };
 
+/* An owner that keeps distributions (the wired module). */
+static const struct khist_bind_ops dist_ops = { .dists = true };
+
 static void hist_qs_accepted(struct kunit *test)
 {
 	static const struct {
@@ -43,7 +46,7 @@ static void hist_qs_accepted(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(ok); i++) {
 		ret = khist_hist_compile(ok[i].cmd, strlen(ok[i].cmd), &qs_sc,
-					 NULL, &sp, &err);
+					 &dist_ops, &sp, &err);
 		KUNIT_ASSERT_EQ(test, ret, 0);
 		KUNIT_EXPECT_EQ(test, sp->n_vals, 2);
 		KUNIT_EXPECT_TRUE(test, sp->vals[1]->flags & ok[i].flag);
@@ -51,7 +54,7 @@ static void hist_qs_accepted(struct kunit *test)
 		KUNIT_EXPECT_STREQ(test, buf, ok[i].listing);
 		/* The listing parses back to itself. */
 		n -= strlen(" [active]\n");
-		ret = khist_hist_compile(buf, n, &qs_sc, NULL, &sp2, &err);
+		ret = khist_hist_compile(buf, n, &qs_sc, &dist_ops, &sp2, &err);
 		KUNIT_ASSERT_EQ(test, ret, 0);
 		khist_hist_print(sp2, false, buf2, sizeof(buf2));
 		KUNIT_EXPECT_STREQ(test, buf2, buf);
@@ -83,7 +86,7 @@ static void hist_qs_refused(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		memset(&err, 0, sizeof(err));
 		ret = khist_hist_compile(bad[i].cmd, strlen(bad[i].cmd), &qs_sc,
-					 NULL, &sp, &err);
+					 &dist_ops, &sp, &err);
 		KUNIT_EXPECT_NE(test, ret, 0);
 		if (!ret) {
 			khist_hist_spec_free(sp);
@@ -91,11 +94,26 @@ static void hist_qs_refused(struct kunit *test)
 		}
 		KUNIT_EXPECT_EQ(test, err.e[0].code,
 				KHIST_HERR_BAD_FIELD_MODIFIER);
-		/* The caret is under the modifier (or the whole field). */
-		KUNIT_EXPECT_TRUE(test, strstr(bad[i].cmd, bad[i].at) != NULL);
-		KUNIT_EXPECT_LE(
+		/* The caret is under the modifier. */
+		KUNIT_EXPECT_EQ(
 			test, err.e[0].pos,
 			(u16)(strstr(bad[i].cmd, bad[i].at) - bad[i].cmd));
+	}
+	/* An owner without distributions refuses them (not wired yet). */
+	for (i = 0; i < 2; i++) {
+		static const char *const cmd = "hist:keys=cpu:vals=lat.stats";
+		struct khist_bind_ops none = {};
+
+		ret = khist_hist_compile(cmd, strlen(cmd), &qs_sc,
+					 i ? &none : NULL, &sp, &err);
+		KUNIT_EXPECT_NE(test, ret, 0);
+		if (!ret) {
+			khist_hist_spec_free(sp);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, err.e[0].code,
+				KHIST_HERR_BAD_FIELD_MODIFIER);
+		KUNIT_EXPECT_EQ(test, err.e[0].pos, strlen(cmd) - 5);
 	}
 }
 
@@ -104,7 +122,7 @@ static void hist_qs_eval_path(struct kunit *test)
 {
 	const char *cmd = "hist:keys=cpu:vals=lat.quantiles,lat.stats";
 	static struct khist_qsketch q[4][2];
-	struct khist_qs_snap *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct khist_qs_snap *s;
 	struct khist_hist_spec *sp;
 	struct khist_qs_stats st;
 	u64 lat[4][250], key[1], v;
@@ -112,11 +130,12 @@ static void hist_qs_eval_path(struct kunit *test)
 	unsigned int i, c, k;
 	u32 cpu;
 
-	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_ASSERT_EQ(test,
-			khist_hist_compile(cmd, strlen(cmd), &qs_sc, NULL, &sp,
-					   NULL),
+			khist_hist_compile(cmd, strlen(cmd), &qs_sc, &dist_ops,
+					   &sp, NULL),
 			0);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
 	memset(q, 0, sizeof(q));
 	for (i = 0; i < 1000; i++) {
 		struct khist_eval_ctx ctx = { .rec = rec, .size = sizeof(rec) };
