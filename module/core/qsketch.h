@@ -16,12 +16,12 @@
  *   Quantiles are also clamped into [min, max], which are exact.
  *
  *   (64 - 6 + 1) * 64 = 3776 buckets of 32 bits cover all of u64: one
- *   sketch is 15136 bytes (struct khist_qsketch). A bucket counter wraps
- *   after 2^32 values in the same bucket of one entry; count and sum are
- *   64-bit.
+ *   sketch is 15128 bytes (struct khist_qsketch). The count is the sum
+ *   of the buckets; a bucket counter wraps after 2^32 values in the same
+ *   bucket of one entry (the sum is 64-bit).
  *
- * Updates (khist_qs_record()) are a handful of relaxed atomic adds and,
- * for a new minimum or maximum, a cmpxchg loop: lock-free, NMI-safe, no
+ * Updates (khist_qs_record()) are two relaxed atomic adds (bucket and
+ * sum) and, for a new minimum or maximum, a cmpxchg loop: lock-free, NMI-safe, no
  * allocation. An all-zero sketch is empty, so zeroed memory is ready.
  * Readers copy the counters into a struct khist_qs_snap (merging any
  * number of sketches) and compute everything from the copy: quantile
@@ -44,14 +44,13 @@ extern const char *const khist_qs_quantile_names[KHIST_QS_N_QUANTILES];
 
 /**
  * struct khist_qsketch - one distribution, updated concurrently
- * @count: values recorded
- * @sum:   their sum (wraps modulo 2^64)
+ * @sum:   sum of the values (wraps modulo 2^64); their number is the sum
+ *         of the buckets
  * @nmin:  bitwise NOT of the smallest value (0: none yet)
  * @max:   the largest value
  * @b:     bucket counters, see the top of qsketch.h
  */
 struct khist_qsketch {
-	atomic64_t count;
 	atomic64_t sum;
 	atomic64_t nmin;
 	atomic64_t max;
@@ -123,7 +122,6 @@ static inline void khist_qs_record(struct khist_qsketch *qs, u64 v)
 
 	atomic_inc(&qs->b[khist_qs_index(v)]);
 	atomic64_add((s64)v, &qs->sum);
-	atomic64_inc(&qs->count);
 	cur = atomic64_read(&qs->nmin);
 	while ((u64)cur < ~v) {
 		old = atomic64_cmpxchg(&qs->nmin, cur, (s64)~v);

@@ -45,7 +45,7 @@ static void qs_bucket_bounds(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, prev_hi, U64_MAX);
 	KUNIT_EXPECT_EQ(test, khist_qs_index(U64_MAX), KHIST_QS_BUCKETS - 1);
-	KUNIT_EXPECT_EQ(test, sizeof(struct khist_qsketch), 15136);
+	KUNIT_EXPECT_EQ(test, sizeof(struct khist_qsketch), 15128);
 }
 
 /* Offline: nearest-rank quantile of sorted @v. */
@@ -222,7 +222,6 @@ static void qs_concurrent(struct kunit *test)
 	khist_qs_snap_add(s, qs);
 	khist_qs_stats(s, &st);
 	KUNIT_EXPECT_EQ(test, st.count, (u64)QS_THREADS * QS_PER_THREAD);
-	KUNIT_EXPECT_EQ(test, (u64)atomic64_read(&qs->count), st.count);
 	KUNIT_EXPECT_EQ(test, st.sum,
 			(u64)QS_THREADS * QS_PER_THREAD * (QS_PER_THREAD + 1) /
 				2);
