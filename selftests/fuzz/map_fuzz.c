@@ -292,8 +292,7 @@ static void op_grow(struct khist_map *map, struct ref *r, long fail)
 		return;
 	}
 	check(ret == -E2BIG || (ret == -ENOMEM && fail >= 0), "grow error");
-	check(ret != -E2BIG || r->cap >= P.grow_limit || P.mem_cap ||
-		      budget_on,
+	check(ret != -E2BIG || r->cap >= P.grow_limit || P.mem_cap || budget_on,
 	      "-E2BIG below the limits");
 	check(after.mem == before.mem, "memory after a failed growth");
 	check(after.grow_refused == before.grow_refused + (ret == -E2BIG),
