@@ -433,7 +433,8 @@ static const char *kh_val_name(const struct khist_hist_spec *sp, unsigned int i,
  * khist_hjson_table_begin() - describe one hist trigger, open its entries
  * @j:            writer, inside the "triggers" array
  * @sp:           the trigger's spec
- * @trigger_text: its text as the `trigger` file lists it
+ * @trigger_text: its text as the `trigger` file lists it (a final newline
+ *                is left out)
  * @paused:       the trigger is paused
  *
  * Writes the trigger object's description members and opens "entries".
@@ -447,9 +448,14 @@ void khist_hjson_table_begin(struct khist_json *j,
 	const struct khist_bfield *f;
 	char nb[80];
 	unsigned int i;
+	size_t n;
 
+	n = strlen(trigger_text);
+	/* The listing line without its newline. */
+	if (n && trigger_text[n - 1] == '\n')
+		n--;
 	khist_json_obj_begin(j, NULL);
-	khist_json_str(j, "trigger", trigger_text);
+	khist_json_strn(j, "trigger", trigger_text, n);
 	if (sp->name)
 		khist_json_str(j, "name", sp->name);
 	else

@@ -165,6 +165,8 @@ def exact_q(vals, per10k):
 
 def check_ref(doc, ref):
     t = doc["triggers"][0]
+    if "\n" in t["trigger"] or not t["trigger"].startswith("hist:"):
+        fail("trigger text %r" % t["trigger"])
     ents = t["entries"]
     rents = ref["entries"]
     if len(ents) != len(rents):
