@@ -208,7 +208,7 @@ static bool kh_valid(const struct khist_map_params *p)
 	if (p->key_size < KHIST_MAP_KEY_MIN || p->key_size > KHIST_MAP_KEY_MAX)
 		return false;
 	if (p->n_sums > KHIST_MAP_SUMS_MAX || p->n_vars > KHIST_MAP_VARS_MAX ||
-	    p->extra_size > KHIST_MAP_EXTRA_MAX)
+	    p->extra_size > KHIST_MAP_EXTRA_LIMIT)
 		return false;
 	if (p->flags &
 	    ~(KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC | KHIST_MAP_F_OVERFLOW))

@@ -50,8 +50,14 @@
 #define KHIST_MAP_KEY_MAX 1024
 #define KHIST_MAP_SUMS_MAX 8
 #define KHIST_MAP_VARS_MAX 32
-/* Room for the comm, saved values and up to 8 qsketch distributions. */
-#define KHIST_MAP_EXTRA_MAX (128 << 10)
+/*
+ * KHIST_MAP_EXTRA_MAX bounds the owner's own area (hist's comm and string
+ * slots: its "max 15" string variables derive from it); the map accepts
+ * up to KHIST_MAP_EXTRA_LIMIT, room for that area plus the per-entry
+ * distributions of qsketch.h (15128 bytes each).
+ */
+#define KHIST_MAP_EXTRA_MAX 4096
+#define KHIST_MAP_EXTRA_LIMIT (128 << 10)
 #define KHIST_MAP_SORT_KEYS_MAX 2
 /* One chunk at creation plus one per doubling. */
 #define KHIST_MAP_CHUNKS_MAX (KHIST_MAP_BITS_MAX - KHIST_MAP_BITS_MIN + 1)
@@ -98,7 +104,7 @@ struct khist_map_ops {
  * @key_size:    bytes per key, 4..1024
  * @n_sums:      u64 sums per element, 0..8
  * @n_vars:      u64 variables per element, 0..32
- * @extra_size:  bytes of the extra area, 0..KHIST_MAP_EXTRA_MAX
+ * @extra_size:  bytes of the extra area, 0..KHIST_MAP_EXTRA_LIMIT
  * @flags:       KHIST_MAP_F_*
  * @mem_cap:     most bytes the map may ever take (checked at creation and
  *               at every growth); 0 means no limit
