@@ -64,6 +64,9 @@
 #define KHIST_HF_ALIAS BIT(18)
 #define KHIST_HF_KEY BIT(19)
 #define KHIST_HF_VAR BIT(20)
+/* khist extensions (issue 23): per-entry distributions of a value */
+#define KHIST_HF_STATS BIT(21)
+#define KHIST_HF_QUANTILES BIT(22)
 
 enum khist_bf_kind {
 	KHIST_BF_FIELD,
@@ -190,6 +193,10 @@ struct khist_var_info {
  *                this event? ("Variable already defined"); NULL: no
  * @find_var:     look up another trigger's variable: 0 found, -ENOENT
  *                not found, -ENOTUNIQ ambiguous; NULL: leave unresolved
+ * @dists:        the owner keeps per-entry distributions (qsketch.h), so
+ *                the .stats and .quantiles value modifiers (khist
+ *                extensions) are accepted; without it (and without ops)
+ *                they are refused like any unknown modifier
  *
  * Names are passed NUL-terminated; @sys and @event are "" if the
  * reference is not qualified.
@@ -200,6 +207,7 @@ struct khist_bind_ops {
 	bool (*var_taken)(void *ctx, const char *var);
 	int (*find_var)(void *ctx, const char *sys, const char *event,
 			const char *var, struct khist_var_info *info);
+	bool dists;
 };
 
 /**

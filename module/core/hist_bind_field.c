@@ -126,6 +126,12 @@ static int parse_mod(struct bctx *b, struct khist_span fname,
 		if (ctx & not_here)
 			goto bad;
 		*flags |= KHIST_HF_GRAPH;
+	} else if (eqn(m, mod.len, "stats") || eqn(m, mod.len, "quantiles")) {
+		/* khist extensions: values only, one distribution each. */
+		if (!b->ops || !b->ops->dists || (ctx & not_here) ||
+		    (*flags & (KHIST_HF_STATS | KHIST_HF_QUANTILES)))
+			goto bad;
+		*flags |= m[0] == 's' ? KHIST_HF_STATS : KHIST_HF_QUANTILES;
 	} else {
 		goto bad;
 	}

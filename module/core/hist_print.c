@@ -85,6 +85,9 @@ const char *khist_hist_flags_str(u32 flags)
 		{ KHIST_HF_PERCENT, "percent" },
 		{ KHIST_HF_GRAPH, "graph" },
 		{ KHIST_HF_STACKTRACE, "stacktrace" },
+		/* khist extensions */
+		{ KHIST_HF_STATS, "stats" },
+		{ KHIST_HF_QUANTILES, "quantiles" },
 	};
 	unsigned int i;
 

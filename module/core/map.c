@@ -208,7 +208,7 @@ static bool kh_valid(const struct khist_map_params *p)
 	if (p->key_size < KHIST_MAP_KEY_MIN || p->key_size > KHIST_MAP_KEY_MAX)
 		return false;
 	if (p->n_sums > KHIST_MAP_SUMS_MAX || p->n_vars > KHIST_MAP_VARS_MAX ||
-	    p->extra_size > KHIST_MAP_EXTRA_MAX)
+	    p->extra_size > KHIST_MAP_EXTRA_LIMIT)
 		return false;
 	if (p->flags &
 	    ~(KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC | KHIST_MAP_F_OVERFLOW))
@@ -397,6 +397,8 @@ void khist_map_destroy(struct khist_map *map)
 
 	if (!map)
 		return;
+	if (map->charged && map->ops && map->ops->charge)
+		map->ops->charge(map->priv, -(s64)map->charged);
 	while (map->old) {
 		t = map->old;
 		map->old = t->retired;
@@ -713,8 +715,8 @@ static void kh_migrate_word(struct khist_map_table *t, u64 word)
  * snapshot, iteration and destroy.
  *
  * Context: process context, may sleep.
- * Return: 0; -E2BIG at grow_limit or when mem_cap would be passed;
- * -ENOMEM.
+ * Return: 0; -E2BIG at grow_limit, when mem_cap would be passed or when
+ * ops->charge refuses (all three counted in grow_refused); -ENOMEM.
  */
 int khist_map_grow(struct khist_map *map)
 {
@@ -725,18 +727,20 @@ int khist_map_grow(struct khist_map *map)
 	u64 add, v;
 
 	if (!map->p.grow_limit || cap >= map->p.grow_limit)
-		return -E2BIG;
+		goto refused;
 	kh_layout(&map->p, &l);
 	add = kh_chunk_bytes(&map->p, &l, cap) + kh_table_bytes(4ULL * cap);
 	if (map->p.mem_cap && map->mem + add > map->p.mem_cap)
-		return -E2BIG;
+		goto refused;
+	if (map->ops && map->ops->charge && map->ops->charge(map->priv, add))
+		goto refused;
 	c = &map->chunks[map->n_chunks];
 	if (kh_chunk_alloc(map, c, cap, cap))
-		return -ENOMEM;
+		goto nomem;
 	nt = kh_table_alloc(4 * cap);
 	if (!nt) {
 		kh_chunk_free(c);
-		return -ENOMEM;
+		goto nomem;
 	}
 	map->n_chunks++;
 	/* Updaters that meet a sealed slot must find the new table. */
@@ -759,10 +763,19 @@ int khist_map_grow(struct khist_map *map)
 	old->retired = map->old;
 	map->old = old;
 	map->mem += add;
+	if (map->ops && map->ops->charge)
+		map->charged += add;
 	atomic_set(&map->grow_want, 0);
 	/* The chunk is ready before any index in it can be handed out. */
 	smp_store_release(&map->cap, cap * 2);
 	return 0;
+nomem:
+	if (map->ops && map->ops->charge)
+		map->ops->charge(map->priv, -(s64)add);
+	return -ENOMEM;
+refused:
+	WRITE_ONCE(map->grow_refused, map->grow_refused + 1);
+	return -E2BIG;
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_grow, KHIST_INTERNAL);
 
@@ -867,6 +880,7 @@ void khist_map_get_stats(const struct khist_map *map,
 	st->max = smp_load_acquire(&map->cap);
 	st->mem = map->mem;
 	st->overflow = map->ovf_chunk.elts;
+	st->grow_refused = READ_ONCE(map->grow_refused);
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_get_stats, KHIST_INTERNAL);
 

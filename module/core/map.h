@@ -50,7 +50,14 @@
 #define KHIST_MAP_KEY_MAX 1024
 #define KHIST_MAP_SUMS_MAX 8
 #define KHIST_MAP_VARS_MAX 32
+/*
+ * KHIST_MAP_EXTRA_MAX bounds the owner's own area (hist's comm and string
+ * slots: its "max 15" string variables derive from it); the map accepts
+ * up to KHIST_MAP_EXTRA_LIMIT, room for that area plus the per-entry
+ * distributions of qsketch.h (15128 bytes each).
+ */
 #define KHIST_MAP_EXTRA_MAX 4096
+#define KHIST_MAP_EXTRA_LIMIT (128 << 10)
 #define KHIST_MAP_SORT_KEYS_MAX 2
 /* One chunk at creation plus one per doubling. */
 #define KHIST_MAP_CHUNKS_MAX (KHIST_MAP_BITS_MAX - KHIST_MAP_BITS_MIN + 1)
@@ -75,9 +82,18 @@ struct khist_map_elt;
  *            Runs in the inserter's context (possibly NMI): no sleeping,
  *            no allocation. It must fully initialise the extra area, as
  *            an element may be reused after a lost race.
+ * @charge:   asked by khist_map_grow() before it allocates: @bytes > 0
+ *            is what the growth would add, to be taken from the owner's
+ *            budget (return 0) or refused (return non-zero: the growth
+ *            fails with -E2BIG and counts in grow_refused); @bytes < 0
+ *            gives back what an allocation failure did not use, and
+ *            khist_map_destroy() gives back every byte growth took.
+ *            Process context (called where grow and destroy run); may
+ *            be NULL (no budget but @mem_cap).
  */
 struct khist_map_ops {
 	void (*elt_init)(struct khist_map_elt *elt, void *priv);
+	int (*charge)(void *priv, s64 bytes);
 };
 
 /**
@@ -88,7 +104,7 @@ struct khist_map_ops {
  * @key_size:    bytes per key, 4..1024
  * @n_sums:      u64 sums per element, 0..8
  * @n_vars:      u64 variables per element, 0..32
- * @extra_size:  bytes of the extra area, 0..4096
+ * @extra_size:  bytes of the extra area, 0..KHIST_MAP_EXTRA_LIMIT
  * @flags:       KHIST_MAP_F_*
  * @mem_cap:     most bytes the map may ever take (checked at creation and
  *               at every growth); 0 means no limit
@@ -130,6 +146,8 @@ struct khist_map_mem {
  * @max:      current capacity
  * @mem:      bytes allocated for the map
  * @overflow: whether dropped keys are accounted to the overflow element
+ * @grow_refused: growths refused by grow_limit, mem_cap or the charge
+ *                callback since creation (clear keeps it)
  */
 struct khist_map_stats {
 	u64 hits;
@@ -138,6 +156,7 @@ struct khist_map_stats {
 	u32 max;
 	u64 mem;
 	bool overflow;
+	u64 grow_refused;
 };
 
 /*
@@ -208,6 +227,9 @@ struct khist_map_table {
  * @off_extra:  offset of the extra area
  * @elt_size:   bytes per element
  * @mem:        bytes allocated
+ * @charged:    bytes growth took through ops->charge (given back by
+ *              destroy)
+ * @grow_refused: see struct khist_map_stats
  */
 struct khist_map {
 	struct khist_map_params p;
@@ -233,6 +255,8 @@ struct khist_map {
 	u32 off_extra;
 	u32 elt_size;
 	u64 mem;
+	u64 charged;
+	u64 grow_refused;
 };
 
 /* Sort key kinds, see struct khist_map_sort_key. */

@@ -102,7 +102,26 @@ static void elt_init(struct khist_map_elt *elt, void *priv)
 	fill_extra(khist_map_elt_extra(elt), khist_map_elt_key(elt));
 }
 
-static const struct khist_map_ops ops = { .elt_init = elt_init };
+/*
+ * The owner's growth budget (ops->charge), on when the first byte has
+ * 0x80: room for one doubling, so the next growth is refused by it.
+ */
+static bool budget_on;
+static s64 budget_limit, budget_used;
+
+static int charge(void *priv, s64 bytes)
+{
+	if (!budget_on)
+		return 0;
+	if (bytes > 0 && budget_used + bytes > budget_limit)
+		return -ENOSPC;
+	budget_used += bytes;
+	check(budget_used >= 0, "budget given back twice");
+	return 0;
+}
+
+static const struct khist_map_ops ops = { .elt_init = elt_init,
+					  .charge = charge };
 
 static u32 ref_hash(const u8 *key)
 {
@@ -267,12 +286,17 @@ static void op_grow(struct khist_map *map, struct ref *r, long fail)
 		check(r->cap <= P.grow_limit, "grew past grow_limit");
 		check(after.mem > before.mem, "memory after growth");
 		check(!P.mem_cap || after.mem <= P.mem_cap, "memory cap");
+		check(!budget_on || budget_used <= budget_limit, "budget");
+		check(after.grow_refused == before.grow_refused,
+		      "refusal counted on success");
 		return;
 	}
 	check(ret == -E2BIG || (ret == -ENOMEM && fail >= 0), "grow error");
-	check(ret != -E2BIG || r->cap >= P.grow_limit || P.mem_cap,
+	check(ret != -E2BIG || r->cap >= P.grow_limit || P.mem_cap || budget_on,
 	      "-E2BIG below the limits");
 	check(after.mem == before.mem, "memory after a failed growth");
+	check(after.grow_refused == before.grow_refused + (ret == -E2BIG),
+	      "refusals counted");
 }
 
 /* Reference order, written independently of map_sort.c. */
@@ -466,6 +490,17 @@ static void decode_params(void)
 		khist_map_mem_size(&P, &mem);
 		P.mem_cap = mem.total + mem.total / 2;
 	}
+	budget_on = a & 0x80;
+	budget_used = 0;
+	if (budget_on && P.grow_limit) {
+		struct khist_map_params q = P;
+		struct khist_map_mem mem;
+
+		q.grow_limit = 2 * P.max_entries;
+		q.mem_cap = 0;
+		khist_map_mem_size(&q, &mem);
+		budget_limit = (s64)(mem.total_max - mem.total);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
@@ -558,7 +593,17 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	}
 	check_stats(map, &r);
 	op_iterate(map, &r);
+	if (budget_on) {
+		struct khist_map_stats st;
+		struct khist_map_mem mem;
+
+		khist_map_mem_size(&P, &mem);
+		khist_map_get_stats(map, &st);
+		check(budget_used == (s64)(st.mem - mem.total),
+		      "budget != growth");
+	}
 	khist_map_destroy(map);
+	check(!budget_on || !budget_used, "budget not given back");
 	check(kshim_live_allocations() == live, "memory left allocated");
 	return 0;
 }

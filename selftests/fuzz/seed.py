@@ -228,5 +228,17 @@ for i, f in enumerate(files):
         n_split += save('split', bytes([i, wsize % 256, wsize // 256]) + data,
                         20000)
 
+# JSON writer: op bytes (see json_fuzz.c): low 3 bits the call, 0x80 a
+# member name; strings carry their length and bytes, numbers 8 bytes.
+n_json = 0
+for body in (b'',
+             b'\x84\x05ab"c\\',
+             b'\xa5' + bytes(8) + b'\xc6\xff\xff\xff\xff\xff\xff\xff\xfe',
+             b'\x81\x04\x03\xc3\xa9\xe9\x04\x02\x01\x1f\x07\x47\x03',
+             b'\x80\xe1\x03\x02'):
+    n_json += save('json', b'\x00' + body + b'\x02')
+n_json += save('json', b'\x01' * 17)
+
+print(f'seed: json +{n_json}')
 print(f'seed: hist +{n_hist}, filter +{n_filt + n_filt_rec}, map +{n_map}, '
       f'synth +{n_synth}, eprobe +{n_eprobe}, split +{n_split}')

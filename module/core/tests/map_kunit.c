@@ -591,7 +591,7 @@ static void map_bad_params(struct kunit *test)
 		{ 128, 0, KHIST_MAP_KEY_MAX + 1, 1, 0, 0, 0 },
 		{ 128, 0, 4, 9, 0, 0, 0 },
 		{ 128, 0, 4, 1, 33, 0, 0 },
-		{ 128, 0, 4, 1, 0, 4097, 0 },
+		{ 128, 0, 4, 1, 0, KHIST_MAP_EXTRA_LIMIT + 1, 0 },
 		{ 128, 0, 4, 1, 0, 0, KHIST_MAP_F_PERCPU | KHIST_MAP_F_ATOMIC },
 		{ 128, 0, 4, 1, 0, 0, 0x80 },
 	};
