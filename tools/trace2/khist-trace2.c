@@ -7,6 +7,7 @@
  *   khist-trace2 decode [FILE|-]
  *   khist-trace2 render --format event|perf|normal [FILE|-]
  *   khist-trace2 ctl wait-idle|stats|stop [--socket PATH]
+ *   khist-trace2 formats [--layout]
  *
  * OUT: --data PATH (khist's user_events_data; default: in the first khist
  * mount, /sys/kernel/khist, else /sys/kernel/tracing), or --fake LOG (a
@@ -106,6 +107,7 @@ static void usage(void)
 	      "       khist-trace2 decode [FILE|-]\n"
 	      "       khist-trace2 render --format event|perf|normal [FILE|-]\n"
 	      "       khist-trace2 ctl wait-idle|stats|stop [--socket PATH] [--timeout S]\n"
+	      "       khist-trace2 formats [--layout] [--prefix P]\n"
 	      "OUT:   --data PATH | --fake LOG [--fake-enable EV,...] [--prefix P]\n"
 	      "       [--persist] [--stats]\n",
 	      stderr);
@@ -264,8 +266,9 @@ static void split_lines(struct bridge *b, struct conn *c)
 	memmove(c->buf, c->buf + start, c->len - start);
 	c->len -= start;
 	if (c->len >= LINE_MAX_BYTES) {
-		/* Drop the line; skip to its end. */
-		b->oversize++;
+		/* Drop the line (counted once); skip to its end. */
+		if (!c->skipping)
+			b->oversize++;
 		c->len = 0;
 		c->skipping = true;
 	}
@@ -791,6 +794,43 @@ static int bridge_main(int argc, char **argv, bool replay)
 	return rc;
 }
 
+/*
+ * The events: their registration text, or (--layout) each field's record
+ * offset (the payload's + the 8-byte common header) and the fixed size.
+ */
+static int formats_main(int argc, char **argv)
+{
+	const char *prefix = "trace2_";
+	bool layout = false;
+	char cmd[512];
+	struct t2_fmt fmt;
+	unsigned int ev, i;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--layout"))
+			layout = true;
+		else if (!strcmp(argv[a], "--prefix") && a + 1 < argc)
+			prefix = argv[++a];
+		else
+			usage();
+	}
+	for (ev = 0; ev < T2E_NR; ev++) {
+		if (!t2_event_cmd(ev, prefix, cmd, sizeof(cmd)) ||
+		    t2_fmt_parse(&fmt, cmd))
+			return 1;
+		if (!layout) {
+			puts(cmd);
+			continue;
+		}
+		printf("%s", fmt.name);
+		for (i = 0; i < fmt.nf; i++)
+			printf(" %s@%u", fmt.f[i].name, fmt.f[i].off + 8);
+		printf(" size=%u\n", fmt.fixed + 8);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -803,6 +843,8 @@ int main(int argc, char **argv)
 		return render_main(argc - 1, argv + 1, true);
 	if (!strcmp(argv[1], "render"))
 		return render_main(argc - 1, argv + 1, false);
+	if (!strcmp(argv[1], "formats"))
+		return formats_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ctl"))
 		return ctl_main(argc - 1, argv + 1);
 	usage();

@@ -367,7 +367,7 @@ static void message(FILE *f, const struct t2_rec *r, int ev, bool perf)
 	case T2E_START:
 	case T2E_EXEC:
 		if (ev == T2E_EXEC)
-			fprintf(f, perf ? "id:%d argv:[" : "exec[%d] ",
+			fprintf(f, perf ? "id:%d argv:[" : "[%d] ",
 				(int)t2_num(r, "exec_id"));
 		txt(f, r, "argv");
 		if (perf && ev == T2E_EXEC)
@@ -499,6 +499,9 @@ static void message(FILE *f, const struct t2_rec *r, int ev, bool perf)
 		break;
 	case T2E_PRINTF:
 		txt(f, r, "msg");
+		break;
+	case T2E_UNKNOWN:
+		txt(f, r, "event");
 		break;
 	default:
 		break;

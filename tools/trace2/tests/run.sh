@@ -1,0 +1,218 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh BIN - the tests of khist-trace2 (`make trace2-test`), on the host,
+# without khist: records go to the fake sink (a record log) and are read
+# back by `decode` and `render`. Prints TAP; exits non-zero on a failure.
+#   - the events' registration text and layout against the design
+#     (expected-register.txt, expected-layout.txt);
+#   - fixtures (fixtures/*.jsonl: real 2.39.5 lines, every event type
+#     including those Debian's git never emits, malformed lines) decoded
+#     field by field against fixtures/*.expected, rendered as perf and
+#     normal text, and rendered back as event text that t2check.py (a
+#     Python oracle) compares key by key with the source;
+#   - real git (git-workload.sh) through `listen --tee`: every line
+#     accounted, the records equal to what git wrote, many concurrent
+#     processes, a bridge started before its output exists, git with no
+#     bridge, a bridge that cannot write never slowing git, malformed,
+#     split and oversize lines on the socket.
+set -u
+bin=${1:?usage: run.sh path/to/khist-trace2}
+here=$(cd "$(dirname "$0")" && pwd)
+fx=$here/fixtures
+work=${TRACE2_TEST_OUT:-$(dirname "$bin")/test}
+rm -rf "$work"
+mkdir -p "$work"
+n=0
+rc=0
+export TZ=UTC
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - trace2/$1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	echo "not ok $n - trace2/$1"
+	rc=1
+	[ -n "${2:-}" ] && [ -s "$2" ] && head -n 20 "$2" | sed 's/^/# /'
+	return 0
+}
+
+check() {
+	name=$1
+	shift
+	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name" "$work/out"; fi
+}
+
+have_py=false
+command -v python3 >/dev/null 2>&1 && have_py=true
+oracle() {
+	if $have_py; then
+		python3 "$here/t2check.py" "$@"
+	else
+		echo "no python3: oracle skipped"
+	fi
+}
+
+stat_of() {
+	sed -n "s/^$2 //p" "$1"
+}
+
+# 1-2: the events as the design lays them out.
+check "registration text" sh -c "'$bin' formats | diff -u '$here/expected-register.txt' -"
+check "layout (record offsets, fixed sizes)" sh -c "'$bin' formats --layout | diff -u '$here/expected-layout.txt' -"
+
+# 3: the design's worked example, field by field.
+want='trace2_region_leave time_us=1795719461881054 pid=10781 parent_pid=0 depth=0 thread_id=0 repo=1 thread=main t_rel=7 nesting=1 category=index label=do_read_index msg=.git/index'
+check "design example decode" sh -c "'$bin' replay --dry-run '$fx/appendix-b.jsonl' | head -n 1 | grep -qxF '$want'"
+
+for f in appendix-b all-events edge; do
+	# Every field of every record, as a reader of the format sees it.
+	check "$f: decode" sh -c "'$bin' replay --dry-run '$fx/$f.jsonl' | diff -u '$fx/$f.expected' -"
+	# The record log (the stand-in for user_events_data) holds the same.
+	: >"$work/$f.log"
+	"$bin" replay --fake "$work/$f.log" --stats "$fx/$f.jsonl" 2>"$work/$f.stats"
+	check "$f: record log decode" sh -c "'$bin' decode '$work/$f.log' | diff -u '$fx/$f.expected' -"
+	check "$f: lines counted" oracle counts "$fx/$f.jsonl" "$work/$f.stats"
+	"$bin" render --format event "$work/$f.log" >"$work/$f.event"
+	check "$f: render event = source" oracle roundtrip "$fx/$f.jsonl" "$work/$f.event"
+done
+check "render perf" sh -c "'$bin' render --format perf '$work/all-events.log' | diff -u '$fx/all-events.perf' -"
+check "render normal" sh -c "'$bin' render --format normal '$work/all-events.log' | diff -u '$fx/all-events.normal' -"
+
+# Events without a consumer are not written, and the joins stay right.
+: >"$work/some.log"
+"$bin" replay --fake "$work/some.log" --fake-enable exit,child_exit,trace2_cmd \
+	"$fx/all-events.jsonl" 2>/dev/null
+"$bin" decode "$work/some.log" >"$work/some.dec"
+grep -E '^trace2_(exit|child_exit|cmd) ' "$fx/all-events.expected" >"$work/some.want"
+check "only enabled events written, joins intact" diff -u "$work/some.want" "$work/some.dec"
+
+# ---- the socket ----
+sock=$work/t2.sock
+start_bridge() {
+	"$bin" listen --socket "$sock" "$@" 2>"$work/bridge.err" &
+	bpid=$!
+	i=0
+	while [ ! -S "$sock.ctl" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+stop_bridge() {
+	kill "$bpid" 2>/dev/null
+	wait "$bpid"
+	brc=$?
+}
+stats() {
+	"$bin" ctl wait-idle --socket "$sock" --timeout 60 >"$1"
+}
+export GIT_TRACE2_EVENT=af_unix:stream:$sock
+
+# Real git: every line accounted, records equal to the lines.
+: >"$work/git.log"
+start_bridge --fake "$work/git.log" --tee "$work/git.tee"
+timeout 120 sh "$here/git-workload.sh" "$work/w1"
+stats "$work/git.stats"
+check "git: lines accounted (per event, malformed)" oracle counts "$work/git.tee" "$work/git.stats"
+"$bin" render --format event "$work/git.log" >"$work/git.event"
+check "git: render event = what git wrote" oracle roundtrip "$work/git.tee" "$work/git.event"
+lines=$(stat_of "$work/git.stats" lines)
+conns=$(stat_of "$work/git.stats" connections_total)
+made=$(stat_of "$work/git.stats" made_cmd)
+written=$(stat_of "$work/git.stats" written)
+wl=$(grep -c '^W ' "$work/git.log")
+check "git: one trace2_cmd per process ($made of $conns)" test "$made" = "$conns" -a "$conns" -gt 30
+check "git: every record written ($written = $wl = $lines + $made)" \
+	test "$written" = "$wl" -a "$wl" = $((lines + made))
+check "git: regions, children, alias, error seen" sh -c \
+	"grep -q '\"region_leave\"' '$work/git.tee' && grep -q '\"child_exit\"' '$work/git.tee' && grep -q '\"alias\"' '$work/git.tee' && grep -q '\"error\"' '$work/git.tee'"
+stop_bridge
+check "bridge exits cleanly on SIGTERM, sockets removed" \
+	test "$brc" = 0 -a ! -e "$sock" -a ! -e "$sock.ctl"
+
+# Many concurrent git processes.
+: >"$work/conc.log"
+start_bridge --fake "$work/conc.log" --tee "$work/conc.tee"
+i=0
+pids=
+while [ $i -lt 48 ]; do
+	git -C "$work/w1/src" status >/dev/null &
+	pids="$pids $!"
+	git -C "$work/w1/src" rev-parse HEAD >/dev/null &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+# shellcheck disable=SC2086
+wait $pids
+stats "$work/conc.stats"
+check "concurrent: 96 processes, lines accounted" sh -c \
+	"test \"\$(sed -n 's/^connections_total //p' '$work/conc.stats')\" -ge 96 && $( $have_py && echo "python3 '$here/t2check.py' counts '$work/conc.tee' '$work/conc.stats'" || echo true)"
+"$bin" render --format event "$work/conc.log" >"$work/conc.event"
+check "concurrent: render event = what git wrote" oracle roundtrip "$work/conc.tee" "$work/conc.event"
+stop_bridge
+
+# A bridge started before its output exists: it reads and drops, then
+# writes once the file appears.
+start_bridge --fake "$work/late.log" --tee "$work/late.tee"
+git -C "$work/w1/src" status >/dev/null
+stats "$work/late1.stats"
+: >"$work/late.log"
+sleep 6
+git -C "$work/w1/src" rev-parse HEAD >/dev/null
+stats "$work/late2.stats"
+d1=$(stat_of "$work/late1.stats" dropped_no_sink)
+w1=$(stat_of "$work/late1.stats" written)
+w2=$(stat_of "$work/late2.stats" written)
+check "output missing: records dropped ($d1), none written" test "$d1" -gt 0 -a "$w1" = 0
+check "output appears: later records written ($w2)" sh -c \
+	"test '$w2' -gt 0 && test \"\$('$bin' decode '$work/late.log' | grep -c '^trace2_cmd_name .* name=rev-parse ')\" = 1 && ! grep -q 'name=status' '$work/late.log'"
+stop_bridge
+
+# Git without a bridge runs normally.
+check "git without a bridge" sh -c "GIT_TRACE2_EVENT=af_unix:stream:$work/none.sock timeout 20 git -C '$work/w1/src' status >/dev/null"
+
+# A bridge whose output never appears keeps reading: git is not slowed
+# down by it (a bridge that stopped reading would block git once the
+# socket buffer is full: 200 processes write far more than that).
+start_bridge --data "$work/no/such/user_events_data"
+t0=$(date +%s)
+i=0
+while [ $i -lt 200 ]; do
+	git -C "$work/w1/src" status >/dev/null || break
+	i=$((i + 1))
+done
+t1=$(date +%s)
+stats "$work/nb.stats"
+check "bridge without output never blocks git (200 runs in $((t1 - t0)) s)" sh -c \
+	"test $i = 200 && test $((t1 - t0)) -lt 60 && test \"\$(sed -n 's/^connections_total //p' '$work/nb.stats')\" = 200 && test \"\$(sed -n 's/^written //p' '$work/nb.stats')\" = 0"
+stop_bridge
+
+# Malformed, split and oversize lines on the socket.
+if $have_py; then
+	: >"$work/raw.log"
+	start_bridge --fake "$work/raw.log"
+	python3 - "$sock" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+line = b'{"event":"cmd_name","sid":"20260101T000000.000000Z-H00000000-P00000101","thread":"main","name":"split","hierarchy":"split"}\n'
+for part in (line[:10], line[10:50], line[50:]):
+    s.sendall(part)
+    time.sleep(0.05)
+s.sendall(b'not json\n{"event":"x"}\n')
+s.sendall(b'{"event":"data","sid":"a-P00000101","value":"' + b'x' * (1 << 21) + b'"}\n')
+s.sendall(line.replace(b'split', b'after'))
+s.sendall(line.replace(b'split', b'noeol')[:-1])
+s.close()
+PY
+	stats "$work/raw.stats"
+	check "socket: split lines joined, malformed and oversize counted" sh -c \
+		"grep -qx 'lines 5' '$work/raw.stats' && grep -qx 'malformed 2' '$work/raw.stats' && grep -qx 'oversize 1' '$work/raw.stats' && test \"\$('$bin' decode '$work/raw.log' | grep -c '^trace2_cmd_name .*hierarchy=\(split\|after\|noeol\)\$')\" = 3"
+	stop_bridge
+fi
+
+echo "1..$n"
+exit $rc
