@@ -43,7 +43,7 @@ static void fz_emit(void *ctx, const struct t2_rec *r,
 	struct t2_rec d;
 	unsigned int i;
 
-	check(copy != NULL, "out of memory");
+	check(!!copy, "out of memory");
 	check(len <= T2_PAYLOAD_MAX, "payload over T2_PAYLOAD_MAX");
 	check(len >= fmt->fixed, "payload shorter than its fixed part");
 	memcpy(copy, payload, len);
@@ -52,12 +52,15 @@ static void fz_emit(void *ctx, const struct t2_rec *r,
 		const struct t2_field *f = &fmt->f[i];
 
 		if (f->type == T2F_CHAR)
-			check(d.v[i].len < f->size, "char[N] field not NUL-ended");
+			check(d.v[i].len < f->size,
+			      "char[N] field not NUL-ended");
 		else if (f->type != T2F_REL && f->type != T2F_DATA &&
 			 f->size == 8)
-			check(d.v[i].n == r->v[i].n, "number read back differs");
+			check(d.v[i].n == r->v[i].n,
+			      "number read back differs");
 		else if (f->type == T2F_REL)
-			check(d.v[i].len <= T2_TEXT_MAX, "text over T2_TEXT_MAX");
+			check(d.v[i].len <= T2_TEXT_MAX,
+			      "text over T2_TEXT_MAX");
 	}
 	free(copy);
 	records++;
@@ -72,9 +75,9 @@ static void check_obj(const char *line, size_t len)
 	unsigned int i, n;
 	bool clipped = false;
 
-	check(scratch != NULL, "out of memory");
+	check(!!scratch, "out of memory");
 	if (t2j_parse(line, len, &o, scratch, need)) {
-		check(o.err != NULL, "failure without a reason");
+		check(!!o.err, "failure without a reason");
 		check(o.err_pos <= len, "failure position past the line");
 		free(scratch);
 		return;
@@ -86,14 +89,17 @@ static void check_obj(const char *line, size_t len)
 		check(v->raw >= line && v->raw + v->raw_len <= line + len,
 		      "value text outside the line");
 		if (v->type == T2J_STRING) {
-			check(v->str >= scratch && v->str + v->len < scratch + need,
+			check(v->str >= scratch &&
+				      v->str + v->len < scratch + need,
 			      "string outside the scratch space");
-			check(v->len <= v->raw_len, "decoded string longer than its text");
+			check(v->len <= v->raw_len,
+			      "decoded string longer than its text");
 			check(v->str[v->len] == 0, "string not NUL-ended");
 		}
 		if (v->type == T2J_ARRAY &&
 		    !t2j_str_array(v, " <- ", out, sizeof(out), &n, &clipped))
-			check(strlen(out) < sizeof(out), "joined array overflows");
+			check(strlen(out) < sizeof(out),
+			      "joined array overflows");
 	}
 	free(scratch);
 }
@@ -108,16 +114,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	char *line, key[48];
 	unsigned int ev;
 
-	check(m != NULL, "no mapper");
+	check(!!m, "no mapper");
 	for (i = 0; i <= size; i++) {
 		if (i < size && data[i] != '\n')
 			continue;
 		len = i - start;
 		line = malloc(len ? len : 1);
-		check(line != NULL, "out of memory");
+		check(!!line, "out of memory");
 		memcpy(line, data + start, len);
 		check_obj(line, len);
-		t2_map_line(m, line, len, (int)(lines & 1) * 4242, key, sizeof(key));
+		t2_map_line(m, line, len, (int)(lines & 1) * 4242, key,
+			    sizeof(key));
 		free(line);
 		lines++;
 		start = i + 1;
@@ -127,7 +134,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	for (ev = 0; ev < T2E_NR; ev++)
 		sum += st->per_event[ev];
 	check(st->lines == lines, "lines miscounted");
-	check(st->malformed + sum == lines, "a line neither malformed nor an event");
+	check(st->malformed + sum == lines,
+	      "a line neither malformed nor an event");
 	t2_map_free(m);
 	return 0;
 }

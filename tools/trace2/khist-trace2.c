@@ -175,7 +175,8 @@ static void map_line(struct bridge *b, struct conn *c, const char *line,
 		fwrite(line, 1, len, b->tee);
 		fputc('\n', b->tee);
 	}
-	if (t2_map_line(b->map, line, len, c ? c->pid : 0, key, sizeof(key)) >= 0 &&
+	if (t2_map_line(b->map, line, len, c ? c->pid : 0, key, sizeof(key)) >=
+		    0 &&
 	    c && !c->key[0])
 		memcpy(c->key, key, sizeof(key));
 }
@@ -337,18 +338,21 @@ static int make_socket(const char *path, int type, mode_t mode)
 	int fd, probe;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		fprintf(stderr, "khist-trace2: socket path too long: %s\n", path);
+		fprintf(stderr, "khist-trace2: socket path too long: %s\n",
+			path);
 		return -1;
 	}
-	strcpy(sa.sun_path, path);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
 	if (!lstat(path, &st)) {
 		if (!S_ISSOCK(st.st_mode)) {
-			fprintf(stderr, "khist-trace2: %s exists and is not a socket\n",
+			fprintf(stderr,
+				"khist-trace2: %s exists and is not a socket\n",
 				path);
 			return -1;
 		}
 		probe = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
-		if (probe >= 0 && !connect(probe, (struct sockaddr *)&sa, sizeof(sa))) {
+		if (probe >= 0 &&
+		    !connect(probe, (struct sockaddr *)&sa, sizeof(sa))) {
 			close(probe);
 			fprintf(stderr, "khist-trace2: %s is in use\n", path);
 			return -1;
@@ -360,7 +364,8 @@ static int make_socket(const char *path, int type, mode_t mode)
 	fd = socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
 	    chmod(path, mode) || listen(fd, 512)) {
-		fprintf(stderr, "khist-trace2: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "khist-trace2: %s: %s\n", path,
+			strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -401,7 +406,8 @@ static void accept_all(struct bridge *b, int lfd, bool ctl)
 {
 	int fd;
 
-	while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
+	while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >=
+	       0)
 		add_conn(b, fd, ctl);
 }
 
@@ -517,7 +523,8 @@ static int listen_loop(struct bridge *b, const char *path, mode_t mode)
 		n = epoll_wait(b->ep, ev, 64, b->sink.fd < 0 ? 200 : 1000);
 		if (n < 0 && errno != EINTR)
 			break;
-		accept_data = accept_ctl = false;
+		accept_data = false;
+		accept_ctl = false;
 		for (i = 0; i < n; i++) {
 			if (ev[i].data.ptr == &b->lfd) {
 				accept_data = true;
@@ -535,7 +542,9 @@ static int listen_loop(struct bridge *b, const char *path, mode_t mode)
 					c->buf = malloc(256);
 					c->cap = c->buf ? 256 : 0;
 				}
-				r = c->buf ? read(c->fd, c->buf + c->len, c->cap - c->len) : 0;
+				r = c->buf ? read(c->fd, c->buf + c->len,
+						  c->cap - c->len) :
+					     0;
 				if (r > 0)
 					c->len += (size_t)r;
 				if (r == 0 || c->len == c->cap)
@@ -547,7 +556,8 @@ static int listen_loop(struct bridge *b, const char *path, mode_t mode)
 		run_batch(b);
 		for (c = b->conns; c; c = next) {
 			next = c->next;
-			if (c->ctl && (c->eof || memchr(c->buf ? c->buf : "", '\n', c->len)))
+			if (c->ctl && (c->eof || memchr(c->buf ? c->buf : "",
+							'\n', c->len)))
 				ctl_cmd(b, c);
 			else if (!c->ctl && c->eof)
 				drop_conn(b, c);
@@ -606,7 +616,8 @@ static int ctl_main(int argc, char **argv)
 		usage();
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		fprintf(stderr, "khist-trace2: %s: %s\n", sa.sun_path, strerror(errno));
+		fprintf(stderr, "khist-trace2: %s: %s\n", sa.sun_path,
+			strerror(errno));
 		return 1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -616,7 +627,8 @@ static int ctl_main(int argc, char **argv)
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, (size_t)n, stdout);
 	if (n < 0) {
-		fprintf(stderr, "khist-trace2: ctl %s: %s\n", cmd, strerror(errno));
+		fprintf(stderr, "khist-trace2: ctl %s: %s\n", cmd,
+			strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -630,7 +642,8 @@ static FILE *open_in(const char *path)
 		return stdin;
 	f = fopen(path, "re");
 	if (!f) {
-		fprintf(stderr, "khist-trace2: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "khist-trace2: %s: %s\n", path,
+			strerror(errno));
 		exit(1);
 	}
 	return f;
@@ -671,7 +684,8 @@ static int render_main(int argc, char **argv, bool decode)
 		return 1;
 	}
 	if (bad)
-		fprintf(stderr, "khist-trace2: %lu unreadable log lines\n", bad);
+		fprintf(stderr, "khist-trace2: %lu unreadable log lines\n",
+			bad);
 	return bad ? 1 : 0;
 }
 
@@ -742,7 +756,10 @@ static int bridge_main(int argc, char **argv, bool replay)
 	if ((replay && optind != argc - 1) || (!replay && optind != argc) ||
 	    (!replay && dry) || (fake && data) || (dry && (fake || data)))
 		usage();
-	t2_sink_init(&b.sink, dry ? T2S_TEXT : fake ? T2S_FAKE : T2S_UE,
+	t2_sink_init(&b.sink,
+		     dry  ? T2S_TEXT :
+		     fake ? T2S_FAKE :
+			    T2S_UE,
 		     fake ? fake : data);
 	b.sink.prefix = prefix;
 	b.sink.persist = persist;
@@ -751,7 +768,8 @@ static int bridge_main(int argc, char **argv, bool replay)
 	if (tee) {
 		b.tee = fopen(tee, "ae");
 		if (!b.tee) {
-			fprintf(stderr, "khist-trace2: %s: %s\n", tee, strerror(errno));
+			fprintf(stderr, "khist-trace2: %s: %s\n", tee,
+				strerror(errno));
 			return 1;
 		}
 	}

@@ -26,8 +26,8 @@ static int fail(struct cur *c, const char *why)
 
 static void skip_ws(struct cur *c)
 {
-	while (c->p < c->end &&
-	       (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n'))
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' ||
+				 *c->p == '\r' || *c->p == '\n'))
 		c->p++;
 }
 
@@ -462,7 +462,8 @@ int t2j_str_array(const struct t2j_val *v, const char *sep, char *out,
 	out[0] = 0;
 	if (v->type != T2J_ARRAY)
 		return -1;
-	c = (struct cur){ .p = v->raw, .start = v->raw,
+	c = (struct cur){ .p = v->raw,
+			  .start = v->raw,
 			  .end = v->raw + v->raw_len };
 	c.p++;
 	skip_ws(&c);
@@ -591,7 +592,8 @@ int t2j_str_elem(const struct t2j_val *v, unsigned int idx, char *out,
 	out[0] = 0;
 	if (v->type != T2J_ARRAY)
 		return -1;
-	c = (struct cur){ .p = v->raw, .start = v->raw,
+	c = (struct cur){ .p = v->raw,
+			  .start = v->raw,
 			  .end = v->raw + v->raw_len };
 	c.p++;
 	skip_ws(&c);

@@ -18,11 +18,14 @@
 #include "t2json.h"
 #include "t2map.h"
 
-#define COMMON                                                            \
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define COMMON                                                                 \
 	"u64 time_us;s32 pid;s32 parent_pid;u16 depth;u16 thread_id;u32 repo;" \
 	"char[32] thread"
-#define TIMER ";u64 intervals;u64 t_total;u64 t_min;u64 t_max;" \
-	      "char[32] category;char[32] name"
+#define TIMER                                             \
+	";u64 intervals;u64 t_total;u64 t_min;u64 t_max;" \
+	"char[32] category;char[32] name"
 #define COUNTER ";u64 count;char[32] category;char[32] name"
 #define EXIT ";u64 t_abs;s32 code;char[32] name"
 
@@ -30,37 +33,62 @@ static const struct {
 	const char *name;
 	const char *fields;
 } events[T2E_NR] = {
-	[T2E_VERSION] = { "version", ";u32 evt;char[32] exe;__rel_loc char[] sid" },
-	[T2E_START] = { "start", ";u64 t_abs;u32 argc;__rel_loc char[] argv;__rel_loc char[] sid" },
+	[T2E_VERSION] = { "version",
+			  ";u32 evt;char[32] exe;__rel_loc char[] sid" },
+	[T2E_START] = { "start",
+			";u64 t_abs;u32 argc;__rel_loc char[] argv;__rel_loc char[] sid" },
 	[T2E_EXIT] = { "exit", EXIT },
 	[T2E_ATEXIT] = { "atexit", EXIT },
 	[T2E_SIGNAL] = { "signal", ";u64 t_abs;s32 signo;char[32] name" },
-	[T2E_ERROR] = { "error", ";u32 line;char[48] file;__rel_loc char[] msg;__rel_loc char[] fmt" },
+	[T2E_ERROR] = { "error", ";u32 line;char[48] file;__rel_loc char[] msg"
+				 ";__rel_loc char[] fmt" },
 	[T2E_CMD_PATH] = { "cmd_path", ";__rel_loc char[] path" },
-	[T2E_CMD_ANCESTRY] = { "cmd_ancestry", ";u32 count;char[32] parent;__rel_loc char[] ancestry" },
+	[T2E_CMD_ANCESTRY] = { "cmd_ancestry",
+			       ";u32 count;char[32] parent;__rel_loc char[] ancestry" },
 	[T2E_CMD_NAME] = { "cmd_name", ";char[32] name;char[64] hierarchy" },
 	[T2E_CMD_MODE] = { "cmd_mode", ";char[32] name" },
 	[T2E_ALIAS] = { "alias", ";char[32] alias;__rel_loc char[] argv" },
-	[T2E_CHILD_START] = { "child_start", ";s32 child_id;char[32] child_class;char[48] child_name;char[32] hook_name;__rel_loc char[] cd;__rel_loc char[] argv;u8 use_shell" },
-	[T2E_CHILD_EXIT] = { "child_exit", ";u64 t_rel;s32 child_id;s32 child_pid;s32 code;char[32] child_class;char[48] child_name" },
-	[T2E_CHILD_READY] = { "child_ready", ";u64 t_rel;s32 child_id;s32 child_pid;char[16] ready;char[32] child_class;char[48] child_name" },
-	[T2E_EXEC] = { "exec", ";s32 exec_id;char[48] exe;__rel_loc char[] argv" },
+	[T2E_CHILD_START] = { "child_start",
+			      ";s32 child_id;char[32] child_class;char[48] child_name"
+			      ";char[32] hook_name;__rel_loc char[] cd;__rel_loc char[] argv"
+			      ";u8 use_shell" },
+	[T2E_CHILD_EXIT] = { "child_exit",
+			     ";u64 t_rel;s32 child_id;s32 child_pid;s32 code"
+			     ";char[32] child_class;char[48] child_name" },
+	[T2E_CHILD_READY] = { "child_ready",
+			      ";u64 t_rel;s32 child_id;s32 child_pid;char[16] ready"
+			      ";char[32] child_class;char[48] child_name" },
+	[T2E_EXEC] = { "exec",
+		       ";s32 exec_id;char[48] exe;__rel_loc char[] argv" },
 	[T2E_EXEC_RESULT] = { "exec_result", ";s32 exec_id;s32 code" },
 	[T2E_THREAD_START] = { "thread_start", "" },
 	[T2E_THREAD_EXIT] = { "thread_exit", ";u64 t_rel" },
-	[T2E_DEF_PARAM] = { "def_param", ";char[16] scope;char[64] param;__rel_loc char[] value" },
+	[T2E_DEF_PARAM] = { "def_param",
+			    ";char[16] scope;char[64] param;__rel_loc char[] value" },
 	[T2E_DEF_REPO] = { "def_repo", ";__rel_loc char[] worktree" },
-	[T2E_REGION_ENTER] = { "region_enter", ";u32 nesting;char[32] category;char[64] label;__rel_loc char[] msg" },
-	[T2E_REGION_LEAVE] = { "region_leave", ";u64 t_rel;u32 nesting;char[32] category;char[64] label;__rel_loc char[] msg" },
-	[T2E_DATA] = { "data", ";u64 t_abs;u64 t_rel;s64 value_int;u32 nesting;char[32] category;char[48] key;__rel_loc char[] value;u8 value_is_int" },
-	[T2E_DATA_JSON] = { "data_json", ";u64 t_abs;u64 t_rel;u32 nesting;char[32] category;char[48] key;__rel_loc char[] value" },
+	[T2E_REGION_ENTER] = { "region_enter",
+			       ";u32 nesting;char[32] category;char[64] label"
+			       ";__rel_loc char[] msg" },
+	[T2E_REGION_LEAVE] = { "region_leave",
+			       ";u64 t_rel;u32 nesting;char[32] category;char[64] label"
+			       ";__rel_loc char[] msg" },
+	[T2E_DATA] = { "data",
+		       ";u64 t_abs;u64 t_rel;s64 value_int;u32 nesting"
+		       ";char[32] category;char[48] key;__rel_loc char[] value"
+		       ";u8 value_is_int" },
+	[T2E_DATA_JSON] = { "data_json",
+			    ";u64 t_abs;u64 t_rel;u32 nesting;char[32] category"
+			    ";char[48] key;__rel_loc char[] value" },
 	[T2E_TIMER] = { "timer", TIMER },
 	[T2E_TH_TIMER] = { "th_timer", TIMER },
 	[T2E_COUNTER] = { "counter", COUNTER },
 	[T2E_TH_COUNTER] = { "th_counter", COUNTER },
 	[T2E_PRINTF] = { "printf", ";u64 t_abs;__rel_loc char[] msg" },
 	[T2E_TOO_MANY_FILES] = { "too_many_files", "" },
-	[T2E_CMD] = { "cmd", ";u64 t_abs;u64 t_children;s32 code;u32 n_regions;u32 n_children;char[32] name;char[64] hierarchy;char[32] mode;u8 signalled" },
+	[T2E_CMD] = { "cmd",
+		      ";u64 t_abs;u64 t_children;s32 code;u32 n_regions"
+		      ";u32 n_children;char[32] name;char[64] hierarchy;char[32] mode"
+		      ";u8 signalled" },
 	[T2E_UNKNOWN] = { "unknown", ";char[32] event;__rel_loc char[] json" },
 };
 
@@ -184,8 +212,9 @@ static int parse_field(struct t2_field *f, const char *s, size_t n)
 		f->size = (unsigned int)len;
 		return 0;
 	}
-	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (strlen(types[i].text) == tl && !memcmp(s, types[i].text, tl)) {
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		if (strlen(types[i].text) == tl &&
+		    !memcmp(s, types[i].text, tl)) {
 			f->type = types[i].type;
 			f->size = types[i].size;
 			return 0;
@@ -404,7 +433,8 @@ int t2_decode(struct t2_rec *r, const struct t2_fmt *fmt,
 		case T2F_S16:
 		case T2F_S32:
 		case T2F_S64:
-			v->n = sign_extend(get_le(p + f->off, f->size), f->size);
+			v->n = sign_extend(get_le(p + f->off, f->size),
+					   f->size);
 			break;
 		default:
 			v->n = get_le(p + f->off, f->size);
@@ -622,7 +652,7 @@ static int32_t comp_pid(const char *s, size_t n)
 	for (; i < n; i++) {
 		d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' :
 		    s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 :
-		    -1;
+						 -1;
 		if (d < 0)
 			return 0;
 		v = v << 4 | (uint32_t)d;
@@ -719,8 +749,7 @@ static void copy_str(char *dst, size_t size, const char *s, size_t n)
 }
 
 /* A text field of @r into the process state (up to a NUL in it). */
-static void keep(char *dst, size_t size, const struct t2_rec *r,
-		 const char *f)
+static void keep(char *dst, size_t size, const struct t2_rec *r, const char *f)
 {
 	size_t n;
 	const char *s = t2_str(r, f, &n);
@@ -816,7 +845,8 @@ static void end_proc(struct t2_mapper *m, struct proc **pp, uint64_t time_us,
 	set_cstr(&r, "thread", "main");
 	set_num(&r, "t_abs", p->t_abs);
 	set_num(&r, "t_children", p->t_children);
-	set_num(&r, "code", (uint64_t)(int64_t)(p->exited || signalled ? p->code : -1));
+	set_num(&r, "code",
+		(uint64_t)(int64_t)(p->exited || signalled ? p->code : -1));
 	set_num(&r, "n_regions", p->n_regions);
 	set_num(&r, "n_children", p->n_children);
 	set_cstr(&r, "name", p->name[0] ? p->name : "_unknown_");
@@ -918,9 +948,9 @@ int t2_parse_time(const char *s, size_t len, uint64_t *us)
 
 	if (len < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
 	    s[13] != ':' || s[16] != ':' || s[len - 1] != 'Z' ||
-	    digits(s, 4, &y) || digits(s + 5, 2, &mo) ||
-	    digits(s + 8, 2, &d) || digits(s + 11, 2, &h) ||
-	    digits(s + 14, 2, &mi) || digits(s + 17, 2, &sec))
+	    digits(s, 4, &y) || digits(s + 5, 2, &mo) || digits(s + 8, 2, &d) ||
+	    digits(s + 11, 2, &h) || digits(s + 14, 2, &mi) ||
+	    digits(s + 17, 2, &sec))
 		return -1;
 	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
 	    mi > 59 || sec > 60)
@@ -1215,8 +1245,8 @@ static void fill(struct line *l, struct proc *p, unsigned int ev,
  * Context: process.
  * Return: the event (T2E_*), or -1 for a malformed line (counted).
  */
-int t2_map_line(struct t2_mapper *m, const char *line, size_t len,
-		int peer_pid, char *key, size_t key_size)
+int t2_map_line(struct t2_mapper *m, const char *line, size_t len, int peer_pid,
+		char *key, size_t key_size)
 {
 	const struct t2j_val *ev_v, *sid_v, *v;
 	struct t2j_obj o;

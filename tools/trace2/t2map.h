@@ -55,8 +55,19 @@ enum t2_ev {
 	T2E_NR
 };
 
-enum t2f_type { T2F_U8, T2F_S8, T2F_U16, T2F_S16, T2F_U32, T2F_S32,
-		T2F_U64, T2F_S64, T2F_CHAR, T2F_REL, T2F_DATA };
+enum t2f_type {
+	T2F_U8,
+	T2F_S8,
+	T2F_U16,
+	T2F_S16,
+	T2F_U32,
+	T2F_S32,
+	T2F_U64,
+	T2F_S64,
+	T2F_CHAR,
+	T2F_REL,
+	T2F_DATA
+};
 
 struct t2_field {
 	char name[32];
@@ -149,8 +160,8 @@ struct t2_mapper;
 
 struct t2_mapper *t2_map_new(const struct t2_out *out);
 void t2_map_free(struct t2_mapper *m);
-int t2_map_line(struct t2_mapper *m, const char *line, size_t len,
-		int peer_pid, char *key, size_t key_size);
+int t2_map_line(struct t2_mapper *m, const char *line, size_t len, int peer_pid,
+		char *key, size_t key_size);
 void t2_map_end(struct t2_mapper *m, const char *key);
 void t2_map_end_all(struct t2_mapper *m);
 const struct t2_stats *t2_map_stats(const struct t2_mapper *m);

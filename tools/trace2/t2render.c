@@ -154,8 +154,8 @@ static void civil(uint64_t us, char *buf, size_t size, bool date)
 	y += m <= 2;
 	if (date)
 		snprintf(buf, size, "%04lld-%02u-%02uT%02u:%02u:%02u.%06uZ",
-			 (long long)y, m, d, sod / 3600, sod / 60 % 60, sod % 60,
-			 (unsigned int)(us % 1000000));
+			 (long long)y, m, d, sod / 3600, sod / 60 % 60,
+			 sod % 60, (unsigned int)(us % 1000000));
 	else
 		snprintf(buf, size, "%02u:%02u:%02u.%06u", sod / 3600,
 			 sod / 60 % 60, sod % 60, (unsigned int)(us % 1000000));
@@ -190,7 +190,8 @@ static void render_event(struct render *rd, const struct t2_rec *r, int ev)
 		fputc('\n', f);
 		return;
 	}
-	fprintf(f, "{\"event\":\"%s\",\"sid\":", t2_event_name((unsigned int)ev));
+	fprintf(f,
+		"{\"event\":\"%s\",\"sid\":", t2_event_name((unsigned int)ev));
 	if (se->pid != (int32_t)t2_num(r, "pid"))
 		jstr(f, "", 0);
 	else
@@ -424,7 +425,8 @@ static void message(FILE *f, const struct t2_rec *r, int ev, bool perf)
 			fputc(']', f);
 		break;
 	case T2E_CHILD_EXIT:
-		fprintf(f, perf ? "[ch%d] pid:%d code:%d" : "[%d] pid:%d code:%d",
+		fprintf(f,
+			perf ? "[ch%d] pid:%d code:%d" : "[%d] pid:%d code:%d",
 			(int)t2_num(r, "child_id"), (int)t2_num(r, "child_pid"),
 			(int)t2_num(r, "code"));
 		if (!perf)
@@ -434,7 +436,8 @@ static void message(FILE *f, const struct t2_rec *r, int ev, bool perf)
 		break;
 	case T2E_CHILD_READY:
 		fprintf(f, perf ? "[ch%d] pid:%d ready:" : "[%d] pid:%d ready:",
-			(int)t2_num(r, "child_id"), (int)t2_num(r, "child_pid"));
+			(int)t2_num(r, "child_id"),
+			(int)t2_num(r, "child_pid"));
 		txt(f, r, "ready");
 		break;
 	case T2E_EXEC_RESULT:
@@ -482,9 +485,11 @@ static void message(FILE *f, const struct t2_rec *r, int ev, bool perf)
 			t2_num(r, "t_total") / 1000000,
 			t2_num(r, "t_total") % 1000000);
 		fprintf(f, " min:%" PRIu64 ".%06" PRIu64,
-			t2_num(r, "t_min") / 1000000, t2_num(r, "t_min") % 1000000);
+			t2_num(r, "t_min") / 1000000,
+			t2_num(r, "t_min") % 1000000);
 		fprintf(f, " max:%" PRIu64 ".%06" PRIu64,
-			t2_num(r, "t_max") / 1000000, t2_num(r, "t_max") % 1000000);
+			t2_num(r, "t_max") / 1000000,
+			t2_num(r, "t_max") % 1000000);
 		break;
 	case T2E_COUNTER:
 	case T2E_TH_COUNTER:
@@ -517,16 +522,20 @@ static void render_perf(struct render *rd, const struct t2_rec *r, int ev)
 	const char *s;
 
 	civil(t2_num(r, "time_us"), tbuf, sizeof(tbuf), false);
-	fprintf(f, "%s %-28s | d%u | ", tbuf, "", (unsigned int)t2_num(r, "depth"));
+	fprintf(f, "%s %-28s | d%u | ", tbuf, "",
+		(unsigned int)t2_num(r, "depth"));
 	s = t2_str(r, "thread", &n);
-	fprintf(f, "%-24.*s | %-12s | ", (int)n, s, t2_event_name((unsigned int)ev));
+	fprintf(f, "%-24.*s | %-12s | ", (int)n, s,
+		t2_event_name((unsigned int)ev));
 	if (repo)
 		snprintf(rb, sizeof(rb), "r%" PRIu64, repo);
 	fprintf(f, "%-3s | ", rb);
-	col_secs(f, r, ev == T2E_CHILD_EXIT || ev == T2E_CHILD_READY ||
-				       ev == T2E_REGION_LEAVE || ev == T2E_THREAD_EXIT ?
-			       "-" :
-			       "t_abs");
+	col_secs(f, r,
+		 ev == T2E_CHILD_EXIT || ev == T2E_CHILD_READY ||
+				 ev == T2E_REGION_LEAVE ||
+				 ev == T2E_THREAD_EXIT ?
+			 "-" :
+			 "t_abs");
 	col_secs(f, r, "t_rel");
 	if (ev != T2E_CMD_NAME && t2_fmt_field(r->fmt, "category") >= 0) {
 		s = t2_str(r, "category", &n);
@@ -653,7 +662,8 @@ int t2_render_log(FILE *in, FILE *out, enum t2_render_fmt how,
 	while ((n = getline(&line, &cap, in)) > 0) {
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
-		if (n < 4 || (line[0] != 'R' && line[0] != 'W') || line[1] != ' ')
+		if (n < 4 || (line[0] != 'R' && line[0] != 'W') ||
+		    line[1] != ' ')
 			goto bad;
 		idx = strtoul(line + 2, &end, 10);
 		if (end == line + 2 || *end != ' ' || idx >= MAX_IDX)

@@ -151,8 +151,9 @@ static bool sink_ready(struct t2_sink *s)
 		return false;
 	if (!path)
 		path = t2_ue_default_path(buf, sizeof(buf));
-	s->fd = open(path, (s->mode == T2S_FAKE ? O_WRONLY | O_APPEND : O_RDWR) |
-				   O_CLOEXEC);
+	s->fd = open(path,
+		     (s->mode == T2S_FAKE ? O_WRONLY | O_APPEND : O_RDWR) |
+			     O_CLOEXEC);
 	if (s->fd < 0) {
 		s->next_try = now + s->backoff;
 		if (s->backoff < 5000)
@@ -356,8 +357,8 @@ void t2_sink_close(struct t2_sink *s)
  */
 void t2_sink_stats(const struct t2_sink *s, FILE *f)
 {
-	fprintf(f, "sink %s\n", s->fd >= 0 || s->mode == T2S_TEXT ? "open" :
-								      "waiting");
+	fprintf(f, "sink %s\n",
+		s->fd >= 0 || s->mode == T2S_TEXT ? "open" : "waiting");
 	fprintf(f, "sink_opened %llu\n", (unsigned long long)s->opened);
 	fprintf(f, "written %llu\n", (unsigned long long)s->written);
 	fprintf(f, "skipped_disabled %llu\n", (unsigned long long)s->disabled);
