@@ -16,10 +16,11 @@
  * --prefix NAME (trace2_), --persist, --stats.
  *
  * listen: one epoll loop over a unix stream socket (Git connects once per
- * process and writes one line per event). Every ready connection is read
- * to EAGAIN, the complete lines of the batch are ordered by their "time"
- * (stable, so each connection keeps its order) and mapped; only then are
- * new connections accepted. It never waits on khist: records go out
+ * process and writes one line per event). Each wake-up is a round: new
+ * connections are accepted and every connection is read to EAGAIN, again
+ * until nothing new connected; the complete lines of the round are
+ * ordered by their "time" (stable, so each connection keeps its order)
+ * and mapped. It never waits on khist: records go out
  * with one writev() each, or are dropped (counted) while khist is not
  * there. Lines longer than 1 MiB are dropped (counted). A control socket
  * PATH.ctl (mode 0600) answers `ctl`.
@@ -402,15 +403,38 @@ static void add_conn(struct bridge *b, int fd, bool ctl)
 	}
 }
 
-static void accept_all(struct bridge *b, int lfd, bool ctl)
+static unsigned int accept_all(struct bridge *b, int lfd, bool ctl)
 {
+	unsigned int n = 0;
 	int fd;
 
-	while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >=
-	       0)
+	for (;;) {
+		fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			return n;
 		add_conn(b, fd, ctl);
+		n++;
+	}
 }
 
+/*
+ * One round: accept what is pending and read every connection, again
+ * until no new connection came. Whatever a process wrote before another
+ * connected (a parent's child_start before its child's first line) or
+ * before another's line (a child's last lines before the parent's
+ * child_exit) is then read in the same round or an earlier one; the
+ * round is then handled in time order.
+ */
+static void read_round(struct bridge *b)
+{
+	struct conn *c;
+
+	do {
+		for (c = b->conns; c; c = c->next)
+			if (!c->ctl && !c->eof)
+				read_conn(b, c);
+	} while (accept_all(b, b->lfd, false));
+}
 static void drop_conn(struct bridge *b, struct conn *c)
 {
 	struct conn **pp;
@@ -499,7 +523,7 @@ static int listen_loop(struct bridge *b, const char *path, mode_t mode)
 	struct epoll_event ev[64], e = { .events = EPOLLIN };
 	char cpath[sizeof(((struct sockaddr_un *)0)->sun_path) + 8];
 	struct conn *c, *next;
-	bool accept_data, accept_ctl;
+	bool accept_ctl;
 	int n, i;
 
 	snprintf(cpath, sizeof(cpath), "%s.ctl", path);
@@ -523,13 +547,10 @@ static int listen_loop(struct bridge *b, const char *path, mode_t mode)
 		n = epoll_wait(b->ep, ev, 64, b->sink.fd < 0 ? 200 : 1000);
 		if (n < 0 && errno != EINTR)
 			break;
-		accept_data = false;
 		accept_ctl = false;
 		for (i = 0; i < n; i++) {
-			if (ev[i].data.ptr == &b->lfd) {
-				accept_data = true;
+			if (ev[i].data.ptr == &b->lfd)
 				continue;
-			}
 			if (ev[i].data.ptr == &b->cfd) {
 				accept_ctl = true;
 				continue;
@@ -549,10 +570,9 @@ static int listen_loop(struct bridge *b, const char *path, mode_t mode)
 					c->len += (size_t)r;
 				if (r == 0 || c->len == c->cap)
 					c->eof = true;
-				continue;
 			}
-			read_conn(b, c);
 		}
+		read_round(b);
 		run_batch(b);
 		for (c = b->conns; c; c = next) {
 			next = c->next;
@@ -562,8 +582,6 @@ static int listen_loop(struct bridge *b, const char *path, mode_t mode)
 			else if (!c->ctl && c->eof)
 				drop_conn(b, c);
 		}
-		if (accept_data)
-			accept_all(b, b->lfd, false);
 		if (accept_ctl)
 			accept_all(b, b->cfd, true);
 		answer_waiters(b);

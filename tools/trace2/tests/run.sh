@@ -159,6 +159,7 @@ conns=$(stat_of "$work/git.stats" connections_total)
 made=$(stat_of "$work/git.stats" made_cmd)
 written=$(stat_of "$work/git.stats" written)
 wl=$(grep -c '^W ' "$work/git.log")
+check "git: children handled between their parent's start and exit" oracle order "$work/git.tee"
 check "git: one trace2_cmd per process ($made of $conns)" test "$made" = "$conns" -a "$conns" -gt 30
 check "git: every record written ($written = $wl = $lines + $made)" \
 	test "$written" = "$wl" -a "$wl" = $((lines + made))
@@ -246,6 +247,41 @@ PY
 	stats "$work/raw.stats"
 	check "socket: split lines joined, malformed and oversize counted" sh -c \
 		"grep -qx 'lines 5' '$work/raw.stats' && grep -qx 'malformed 2' '$work/raw.stats' && grep -qx 'oversize 1' '$work/raw.stats' && test \"\$('$bin' decode '$work/raw.log' | grep -c '^trace2_cmd_name .*hierarchy=\(split\|after\|noeol\)\$')\" = 3"
+	stop_bridge
+fi
+
+# Lines read in one round go out in the order of their time: a child's
+# line written first but stamped later comes after its parent's.
+if $have_py; then
+	: >"$work/ord.log"
+	start_bridge --fake "$work/ord.log" --tee "$work/ord.tee"
+	python3 - "$sock" "$bpid" <<'PY'
+import os, signal, socket, sys, time
+par = b'{"event":"child_start","sid":"20260101T000000.000000Z-H00000000-P00000201","thread":"main","time":"2026-01-01T00:00:01.000000Z","child_id":0,"child_class":"?","use_shell":false,"argv":["git","x"]}\n'
+chi = b'{"event":"version","sid":"20260101T000000.000000Z-H00000000-P00000201/20260101T000001.000000Z-H00000000-P00000202","thread":"main","time":"2026-01-01T00:00:01.000100Z","evt":"3","exe":"2.39.5"}\n'
+p = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+p.connect(sys.argv[1])
+c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+c.connect(sys.argv[1])
+time.sleep(0.5)
+os.kill(int(sys.argv[2]), signal.SIGSTOP)
+# Wait until it has stopped: both lines must arrive while it is.
+for _ in range(200):
+    with open("/proc/%s/stat" % sys.argv[2]) as f:
+        if f.read().rsplit(")", 1)[1].split()[0] == "T":
+            break
+    time.sleep(0.01)
+c.sendall(chi)
+time.sleep(0.05)
+p.sendall(par)
+time.sleep(0.05)
+os.kill(int(sys.argv[2]), signal.SIGCONT)
+p.close()
+c.close()
+PY
+	stats "$work/ord.stats"
+	check "one round is handled in time order, not arrival order" sh -c \
+		"grep -q '\"child_start\"' '$work/ord.tee' && head -n 1 '$work/ord.tee' | grep -q '\"child_start\"'"
 	stop_bridge
 fi
 

@@ -9,6 +9,11 @@
 #                           order (file/line are not carried) and the same
 #                           values (argv/ancestry compared joined, as the
 #                           records carry them)
+#   order TEE               the order the bridge handled lines in (its
+#                           --tee file): a child process's lines come
+#                           after the child_start of its parent and before
+#                           the parent's child_exit (the child is found by
+#                           the pid of child_exit and its sid's P%08x)
 #   counts SRC STATS        the bridge's counters (`ctl stats` text)
 #                           against a count of SRC: lines, malformed lines,
 #                           lines per event
@@ -124,6 +129,33 @@ def counts(src, stats):
     return not bad
 
 
+def order(tee):
+    evs = [dict(o) for o in (wellformed(r) for r in lines(tee)) if o]
+    first, last, start, bad, n = {}, {}, {}, 0, 0
+    for i, d in enumerate(evs):
+        pid = d["sid"].rsplit("-P", 1)[-1]
+        first.setdefault(pid, i)
+        last[pid] = i
+        if d["event"] == "child_start":
+            start[(d["sid"], d.get("child_id"))] = i
+    for i, d in enumerate(evs):
+        if d["event"] != "child_exit":
+            continue
+        child = "%08x" % d.get("pid", 0)
+        s = start.get((d["sid"], d.get("child_id")))
+        if child not in first or s is None:
+            continue
+        n += 1
+        if not s < first[child] <= last[child] < i:
+            bad += 1
+            if bad <= 5:
+                print("order: child P%s lines %d..%d, child_start %d, "
+                      "child_exit %d" % (child, first[child], last[child],
+                                         s, i))
+    print("order: %d traced children, %d out of order" % (n, bad))
+    return bad == 0 and n > 0
+
+
 if __name__ == "__main__":
-    ok = {"roundtrip": roundtrip, "counts": counts}[sys.argv[1]](*sys.argv[2:])
+    ok = {"roundtrip": roundtrip, "counts": counts, "order": order}[sys.argv[1]](*sys.argv[2:])
     sys.exit(0 if ok else 1)

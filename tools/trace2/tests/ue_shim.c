@@ -105,7 +105,8 @@ int open(const char *path, int flags, ...)
 	va_list ap;
 
 	if (!real)
-		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT,
+							      "open");
 	va_start(ap, flags);
 	if (flags & O_CREAT)
 		mode = (mode_t)va_arg(ap, int);
@@ -120,7 +121,8 @@ int open64(const char *path, int flags, ...)
 	va_list ap;
 
 	if (!real)
-		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open64");
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT,
+							      "open64");
 	va_start(ap, flags);
 	if (flags & O_CREAT)
 		mode = (mode_t)va_arg(ap, int);
@@ -139,7 +141,8 @@ int ioctl(int fd, unsigned long req, ...)
 	int i;
 
 	if (!real)
-		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT,
+							       "ioctl");
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
@@ -156,7 +159,8 @@ int ioctl(int fd, unsigned long req, ...)
 		return bad("user_reg.enable_bit");
 	if (reg->enable_addr % reg->enable_size)
 		return bad("user_reg.enable_addr not aligned");
-	if (reg->flags & ~(uint16_t)(T2_UE_REG_PERSIST | T2_UE_REG_MULTI_FORMAT))
+	if (reg->flags &
+	    ~(uint16_t)(T2_UE_REG_PERSIST | T2_UE_REG_MULTI_FORMAT))
 		return bad("user_reg.flags");
 	cmd = (const char *)(uintptr_t)reg->name_args;
 	len = strnlen(cmd, T2_UE_CMD_MAX);
@@ -179,9 +183,11 @@ int ioctl(int fd, unsigned long req, ...)
 	      reg->flags & T2_UE_REG_PERSIST ? " [persist]" : "");
 	if (wanted(names[i])) {
 		if (reg->enable_size == 4)
-			*(uint32_t *)(uintptr_t)reg->enable_addr |= 1u << reg->enable_bit;
+			*(uint32_t *)(uintptr_t)reg->enable_addr |=
+				1u << reg->enable_bit;
 		else
-			*(uint64_t *)(uintptr_t)reg->enable_addr |= 1ull << reg->enable_bit;
+			*(uint64_t *)(uintptr_t)reg->enable_addr |=
+				1ull << reg->enable_bit;
 	}
 	return 0;
 }
@@ -196,7 +202,8 @@ ssize_t writev(int fd, const struct iovec *iov, int cnt)
 	int i;
 
 	if (!real)
-		real = (ssize_t(*)(int, const struct iovec *, int))dlsym(RTLD_NEXT, "writev");
+		real = (ssize_t(*)(int, const struct iovec *,
+				   int))dlsym(RTLD_NEXT, "writev");
 	if (fd != ue_fd || fd < 0)
 		return real(fd, iov, cnt);
 	if (cnt < 1 || iov[0].iov_len != 4)
@@ -224,7 +231,8 @@ ssize_t writev(int fd, const struct iovec *iov, int cnt)
 	p = line;
 	for (i = 1; i < cnt; i++)
 		for (size_t k = 0; k < iov[i].iov_len; k++)
-			p += sprintf(p, "%02x", ((unsigned char *)iov[i].iov_base)[k]);
+			p += sprintf(p, "%02x",
+				     ((unsigned char *)iov[i].iov_base)[k]);
 	logf_("W %d %s\n", idx, line);
 	free(line);
 	return total;
