@@ -133,6 +133,8 @@ static void print_stats(struct bridge *b, FILE *f)
 	fprintf(f, "made_cmd %" PRIu64 "\n", st->made);
 	fprintf(f, "bad_fields %" PRIu64 "\n", st->bad_fields);
 	fprintf(f, "clipped %" PRIu64 "\n", st->clipped);
+	fprintf(f, "max_nesting %" PRIu64 "\n", st->max_nesting);
+	fprintf(f, "evicted %" PRIu64 "\n", st->evicted);
 	t2_sink_stats(&b->sink, f);
 	fflush(f);
 }

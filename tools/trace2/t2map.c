@@ -518,6 +518,7 @@ struct t2_mapper {
 	struct t2_stats st;
 	struct proc *procs[NR_BUCKETS];
 	uint64_t nproc;
+	unsigned int live;
 	char *scratch;
 	size_t scratch_size;
 	unsigned char payload[T2_PAYLOAD_MAX];
@@ -857,6 +858,7 @@ static void end_proc(struct t2_mapper *m, struct proc **pp, uint64_t time_us,
 	emit(m, &r, T2E_CMD);
 	*pp = p->next;
 	free_proc(p);
+	m->live--;
 }
 
 /**
@@ -879,6 +881,21 @@ void t2_map_end(struct t2_mapper *m, const char *key)
 		end_proc(m, pp, 0, false);
 }
 
+static bool end_oldest(struct t2_mapper *m)
+{
+	struct proc **pp, **first = NULL;
+	unsigned int i;
+
+	for (i = 0; i < NR_BUCKETS; i++)
+		for (pp = &m->procs[i]; *pp; pp = &(*pp)->next)
+			if (!first || (*pp)->seq < (*first)->seq)
+				first = pp;
+	if (!first)
+		return false;
+	end_proc(m, first, 0, false);
+	return true;
+}
+
 /**
  * t2_map_end_all() - end every process still known (end of a replay).
  * @m: the mapper
@@ -887,20 +904,9 @@ void t2_map_end(struct t2_mapper *m, const char *key)
  */
 void t2_map_end_all(struct t2_mapper *m)
 {
-	struct proc **pp, **first;
-	unsigned int i;
-
 	/* Oldest first, so the order does not depend on the hash. */
-	for (;;) {
-		first = NULL;
-		for (i = 0; i < NR_BUCKETS; i++)
-			for (pp = &m->procs[i]; *pp; pp = &(*pp)->next)
-				if (!first || (*pp)->seq < (*first)->seq)
-					first = pp;
-		if (!first)
-			break;
-		end_proc(m, first, 0, false);
-	}
+	while (end_oldest(m))
+		;
 }
 
 static int64_t days_from_civil(int64_t y, unsigned int mo, unsigned int d)
@@ -1173,6 +1179,8 @@ static void fill(struct line *l, struct proc *p, unsigned int ev,
 		/* fall through */
 	case T2E_REGION_ENTER:
 		take_int(l, "nesting", "nesting");
+		if (t2_num(r, "nesting") > l->m->st.max_nesting)
+			l->m->st.max_nesting = t2_num(r, "nesting");
 		take_str(l, "category", "category");
 		take_str(l, "label", "label");
 		take_str(l, "msg", "msg");
@@ -1182,6 +1190,8 @@ static void fill(struct line *l, struct proc *p, unsigned int ev,
 		take_us(l, "t_abs", "t_abs");
 		take_us(l, "t_rel", "t_rel");
 		take_int(l, "nesting", "nesting");
+		if (t2_num(r, "nesting") > l->m->st.max_nesting)
+			l->m->st.max_nesting = t2_num(r, "nesting");
 		take_str(l, "category", "category");
 		take_str(l, "key", "key");
 		v = t2j_get(l->o, "value");
@@ -1287,6 +1297,11 @@ int t2_map_line(struct t2_mapper *m, const char *line, size_t len, int peer_pid,
 
 	pp = find_proc(m, last);
 	p = *pp;
+	if (!p && m->live >= T2_MAX_PROCS) {
+		end_oldest(m);
+		m->st.evicted++;
+		pp = find_proc(m, last);
+	}
 	if (!p) {
 		p = calloc(1, sizeof(*p));
 		if (!p)
@@ -1302,6 +1317,7 @@ int t2_map_line(struct t2_mapper *m, const char *line, size_t len, int peer_pid,
 		}
 		p->depth = (uint16_t)slashes;
 		p->seq = m->nproc++;
+		m->live++;
 		*pp = p;
 	}
 	m->st.per_event[ev]++;

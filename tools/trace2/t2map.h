@@ -18,6 +18,8 @@
 #define T2_PAYLOAD_MAX 3072
 /* Longest joined argv or other free text kept in one __rel_loc field. */
 #define T2_TEXT_MAX 1024
+/* Processes followed at once; beyond, the oldest is summed up early. */
+#define T2_MAX_PROCS 16384
 
 enum t2_ev {
 	T2E_VERSION,
@@ -133,6 +135,9 @@ const char *t2_str(const struct t2_rec *r, const char *name, size_t *len);
  * @made: records made by the bridge itself (trace2_cmd)
  * @bad_fields: members of the wrong type or out of range (taken as 0)
  * @clipped: strings clipped to their field
+ * @max_nesting: deepest region or data nesting seen (Git sends nothing
+ *	deeper than its trace2.eventNesting, 2 by default)
+ * @evicted: process states dropped (summary made early) at T2_MAX_PROCS
  */
 struct t2_stats {
 	uint64_t lines;
@@ -141,6 +146,8 @@ struct t2_stats {
 	uint64_t made;
 	uint64_t bad_fields;
 	uint64_t clipped;
+	uint64_t max_nesting;
+	uint64_t evicted;
 };
 
 /*

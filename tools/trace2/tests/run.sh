@@ -125,6 +125,15 @@ else
 	echo "ok $n - trace2/user_events shim # SKIP cannot build ue_shim.c"
 fi
 
+# The number of processes followed at once is bounded: beyond 16384,
+# the oldest is summed up early.
+awk 'BEGIN { for (i = 1; i <= 16500; i++)
+	printf "{\"event\":\"cmd_name\",\"sid\":\"x-P%08x\",\"name\":\"n\",\"hierarchy\":\"n\"}\n", i }' \
+	>"$work/many.jsonl"
+"$bin" replay --data "$work/no/user_events_data" --stats "$work/many.jsonl" 2>"$work/many.stats"
+check "process states bounded (16500 processes, 116 evicted)" sh -c \
+	"grep -qx 'evicted 116' '$work/many.stats' && grep -qx 'made_cmd 16500' '$work/many.stats'"
+
 # ---- the socket ----
 sock=$work/t2.sock
 start_bridge() {
@@ -160,6 +169,8 @@ made=$(stat_of "$work/git.stats" made_cmd)
 written=$(stat_of "$work/git.stats" written)
 wl=$(grep -c '^W ' "$work/git.log")
 check "git: children handled between their parent's start and exit" oracle order "$work/git.tee"
+check "git: deep regions arrive (max_nesting $(stat_of "$work/git.stats" max_nesting) > 2)" \
+	test "$(stat_of "$work/git.stats" max_nesting)" -gt 2
 check "git: one trace2_cmd per process ($made of $conns)" test "$made" = "$conns" -a "$conns" -gt 30
 check "git: every record written ($written = $wl = $lines + $made)" \
 	test "$written" = "$wl" -a "$wl" = $((lines + made))
