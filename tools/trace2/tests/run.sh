@@ -45,7 +45,12 @@ not_ok() {
 check() {
 	name=$1
 	shift
-	if "$@" >"$work/out" 2>&1; then ok "$name"; else not_ok "$name" "$work/out"; fi
+	"$@" >"$work/out" 2>&1
+	case $? in
+	0) ok "$name" ;;
+	77) ok "$name # SKIP no python3 for the oracle" ;;
+	*) not_ok "$name" "$work/out" ;;
+	esac
 }
 
 have_py=false
@@ -54,7 +59,7 @@ oracle() {
 	if $have_py; then
 		python3 "$here/t2check.py" "$@"
 	else
-		echo "no python3: oracle skipped"
+		return 77
 	fi
 }
 
