@@ -45,6 +45,9 @@
 
 #define LINE_MAX_BYTES (1u << 20)
 #define BUF_START (64u << 10)
+/* Bytes read from one connection in one round, passes of one round. */
+#define ROUND_BYTES (4u << 20)
+#define ROUND_PASSES 64
 #define DEFAULT_SOCKET "/run/khist/trace2.sock"
 
 struct conn {
@@ -278,11 +281,18 @@ static void split_lines(struct bridge *b, struct conn *c)
 	}
 }
 
+/*
+ * Read what @c has, up to ROUND_BYTES: a writer that never pauses cannot
+ * hold the loop (epoll reports it again at the next round).
+ */
 static void read_conn(struct bridge *b, struct conn *c)
 {
+	size_t got = 0;
 	ssize_t n;
 
 	for (;;) {
+		if (got >= ROUND_BYTES)
+			break;
 		if (c->len == c->cap) {
 			size_t cap = c->cap ? 2 * c->cap : BUF_START;
 			char *nb;
@@ -305,6 +315,7 @@ static void read_conn(struct bridge *b, struct conn *c)
 		if (n > 0) {
 			b->bytes += (uint64_t)n;
 			c->len += (size_t)n;
+			got += (size_t)n;
 			continue;
 		}
 		if (n == 0)
@@ -429,13 +440,14 @@ static unsigned int accept_all(struct bridge *b, int lfd, bool ctl)
  */
 static void read_round(struct bridge *b)
 {
+	unsigned int pass = 0;
 	struct conn *c;
 
 	do {
 		for (c = b->conns; c; c = c->next)
 			if (!c->ctl && !c->eof)
 				read_conn(b, c);
-	} while (accept_all(b, b->lfd, false));
+	} while (accept_all(b, b->lfd, false) && ++pass < ROUND_PASSES);
 }
 static void drop_conn(struct bridge *b, struct conn *c)
 {

@@ -266,6 +266,24 @@ PY
 	stop_bridge
 fi
 
+# A writer that never pauses (more than a round's 4 MiB): every line
+# counted, lines cut between rounds joined.
+if $have_py; then
+	start_bridge --data "$work/no/user_events_data"
+	python3 - "$sock" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+line = b'{"event":"data","sid":"20260101T000000.000000Z-H00000000-P00000301","thread":"main","t_abs":0.1,"t_rel":0.1,"nesting":1,"category":"c","key":"k","value":"' + b'v' * 100 + b'"}\n'
+s.sendall(line * 40000)
+s.close()
+PY
+	stats "$work/flood.stats"
+	check "a writer that never pauses: 40000 lines (10 MB), all counted" sh -c \
+		"grep -qx 'lines 40000' '$work/flood.stats' && grep -qx 'event_data 40000' '$work/flood.stats' && grep -qx 'malformed 0' '$work/flood.stats'"
+	stop_bridge
+fi
+
 # Lines read in one round go out in the order of their time: a child's
 # line written first but stamped later comes after its parent's.
 if $have_py; then
