@@ -349,6 +349,7 @@ static int make_socket(const char *path, int type, mode_t mode)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct stat st;
+	char *slash;
 	int fd, probe;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
@@ -374,6 +375,15 @@ static int make_socket(const char *path, int type, mode_t mode)
 		if (probe >= 0)
 			close(probe);
 		unlink(path);
+	}
+	/* The default, /run/khist/, may not exist yet: one level is made. */
+	slash = strrchr(sa.sun_path, '/');
+	if (slash && slash != sa.sun_path) {
+		*slash = 0;
+		if (mkdir(sa.sun_path, 0755) && errno != EEXIST)
+			fprintf(stderr, "khist-trace2: mkdir %s: %s\n",
+				sa.sun_path, strerror(errno));
+		*slash = '/';
 	}
 	fd = socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
