@@ -54,7 +54,7 @@ DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(MOD_REL)
 
 .PHONY: all module modules testmodules install uninstall clean deps unit \
 	vmtest check demo demo-vm style sparse kdoc w1 layers help bench-map fuzz \
-	stress ftracetest bench bench-steps debug-kernel
+	stress ftracetest bench bench-steps debug-kernel tools trace2-test
 
 all: module
 
@@ -123,6 +123,15 @@ layers:
 w1:
 	@sh selftests/style.sh w1
 
+# Userspace tools: khist-trace2 (Git's Trace2 stream into user events,
+# Documentation/trace2.rst), built into build/trace2/.
+tools:
+	@$(MAKE) -s -C tools/trace2 OUT=$(BUILD)/trace2
+
+# Its tests, on the host, without khist (tools/trace2/tests/run.sh).
+trace2-test:
+	@$(MAKE) -s -C tools/trace2 OUT=$(BUILD)/trace2 test
+
 # Area entry points: each area keeps its driver script in its directory.
 FUZZ_SECONDS ?= 60
 STRESS_SECONDS ?= 180
@@ -188,6 +197,8 @@ help:
 	@echo "make bench-steps [STEPS=\"c e\"]  instructions of one event per function (gdb)"
 	@echo "make ftracetest  the kernel's ftrace trigger selftests against khist and native"
 	@echo "make fuzz        libFuzzer targets, FUZZ_SECONDS each"
+	@echo "make tools       khist-trace2 (Git Trace2 bridge) into build/trace2/"
+	@echo "make trace2-test its tests on the host, with real git (about 20 s)"
 	@echo "make debug-kernel [DEBUG_VARIANT=kasan|kcsan]  build a 6.12 debug kernel; then KVER=6.12-kasan"
 	@echo "make stress      VM stress: configuration changes under load, rmmod, STRESS_SECONDS"
 	@echo "make sparse | kdoc | w1   one style gate of make style on its own"

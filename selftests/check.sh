@@ -49,6 +49,9 @@ stage() {
 }
 
 stage unit make -s unit
+# khist-trace2 on the host, with real git and the fake user_events sink
+# (tools/trace2/tests/run.sh, about 20 s).
+stage trace2 make -s trace2-test
 # checkpatch, clang-format, kernel-doc (with Context: lines), W=1 on 6.1
 # and 6.12, sparse: the style rules of the project guide.
 stage style sh selftests/style.sh all

@@ -40,6 +40,7 @@ max_len() {
 	filter) echo 4700 ;;
 	map) echo 512 ;;
 	split) echo 20000 ;;
+	trace2) echo 8192 ;;
 	*) echo 4096 ;;
 	esac
 }
