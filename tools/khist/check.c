@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check.c - `khist check`: what the module would say of a command,
+ * without the module. The module's own portable core (module/core),
+ * built in userspace on tools/kshim, parses and binds the command
+ * against the event's schema (its live `format` file, or one given with
+ * --format), and a refusal is printed as the module's error_log prints
+ * it, without the timestamp:
+ *
+ *   hist:sched:sched_switch: error: Couldn't find field
+ *     Command: hist:keys=nosuch
+ *                        ^
+ *
+ * Checked: hist triggers (and their "if" filter), event filters
+ * (--filter), dynamic_events lines "s:" (synthetic events) and "e:"
+ * (event probes), and synthetic_events lines (--synthetic). What needs
+ * other triggers (variables of other events, names already taken) is
+ * looked at as on a module with no other trigger.
+ */
+#include <kshim/kernel.h>
+#include <getopt.h>
+#include <unistd.h>
+#include "cmd_split.h"
+#include "errlog.h"
+#include "eprobe_parse.h"
+#include "filter_parse.h"
+#include "hist_bind.h"
+#include "hist_parse.h"
+#include "hist_print.h"
+#include "synth_parse.h"
+#include "format.h"
+#include "khist.h"
+
+static const char kh_check_help[] =
+	"usage: khist check [--event SYSTEM:EVENT] [--format FILE] [--filter|--synthetic] 'COMMAND'\n"
+	"Parse COMMAND with the module's own parsers, offline, and print what\n"
+	"error_log would show for it (exit 1), or the trigger as the trigger\n"
+	"file would list it (exit 0). COMMAND is a hist trigger ('hist:...'),\n"
+	"a dynamic_events line ('s:...', 'e:...'), with --filter an event\n"
+	"filter, with --synthetic a synthetic_events line. Field names are\n"
+	"checked against the event's live format file (khist mounted), or\n"
+	"against FILE (a copy of a format file).\n";
+
+struct kh_check {
+	const char *sys;
+	const char *ev;
+	struct kh_format fmt;
+	bool have_fmt;
+	const char *root;
+	int errors;
+};
+
+static const char *kh_mounted_root(void)
+{
+	const char *r = getenv("KHIST_ROOT");
+	char *text, *line, *save = NULL;
+	static char dir[4096];
+
+	if (r && *r)
+		return r;
+	text = kh_read_file("/proc/mounts", NULL);
+	if (!text)
+		return NULL;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char src[256], type[64];
+
+		if (sscanf(line, "%255s %4095s %63s", src, dir, type) == 3 &&
+		    !strcmp(type, "khist")) {
+			free(text);
+			return dir;
+		}
+	}
+	free(text);
+	return NULL;
+}
+
+/* One error_log entry, as the module renders it, less "[ts] ". */
+static void kh_report(struct kh_check *c, const char *loc, const char *msg,
+		      const char *cmd, unsigned int pos)
+{
+	struct khist_errlog_entry e = {
+		.loc = (char *)loc,
+		.msg = msg,
+		.cmd = (char *)cmd,
+		.pos = pos > 0xffff ? 0xffff : pos,
+	};
+	char *buf, *p;
+	int n;
+
+	n = khist_errlog_format(&e, NULL, 0);
+	buf = kh_xmalloc(n + 1);
+	khist_errlog_format(&e, buf, n + 1);
+	p = strchr(buf, ']');
+	fputs(p ? p + 2 : buf, stdout);
+	free(buf);
+	c->errors++;
+}
+
+static bool kh_exists(void *ctx, const char *sys, const char *ev)
+{
+	struct kh_check *c = ctx;
+	char *p;
+	bool ok;
+
+	if (!c->root)
+		return true;
+	if (!*sys) {
+		/* Unqualified: any system holding the event. */
+		return true;
+	}
+	if (asprintf(&p, "%s/events/%s/%s", c->root, sys, ev) < 0)
+		return true;
+	ok = !access(p, F_OK);
+	free(p);
+	return ok;
+}
+
+static int kh_no_var(void *ctx, const char *sys, const char *ev,
+		     const char *var, struct khist_var_info *info)
+{
+	return -ENOENT;
+}
+
+/* A filter of @schema, logged as the module logs a trigger's filter. */
+static int kh_check_filter(struct kh_check *c,
+			   const struct khist_event_schema *schema,
+			   const char *text)
+{
+	struct khist_filter_opts opts = { .nr_cpus = 256 };
+	struct khist_filter_error err = { 0 };
+	struct khist_filter *f = NULL;
+	size_t len = strlen(text);
+	int ret;
+
+	ret = khist_filter_compile(schema, text, len, &opts, &f, &err);
+	if (!ret) {
+		khist_filter_free(f);
+		return 0;
+	}
+	kh_report(c, KHIST_FILTER_ERRLOG_LOC, khist_filter_errlog_msg(&err),
+		  text, khist_filter_errlog_pos(&err));
+	return ret;
+}
+
+static int kh_check_hist(struct kh_check *c, char *text)
+{
+	struct khist_bind_ops ops = {
+		.ctx = c,
+		.event_exists = kh_exists,
+		.find_var = kh_no_var,
+	};
+	struct khist_hist_spec *sp = NULL;
+	struct khist_hist_cmd *cmd = NULL;
+	struct khist_hist_err err = { 0 };
+	char *copy = kh_xstrdup(text), *params, *ecmd, *loc;
+	unsigned int i;
+	int ret;
+
+	khist_trigger_split(copy, &params);
+	if (asprintf(&ecmd, "hist:%s", params ? params : "") < 0 ||
+	    asprintf(&loc, "hist:%s:%s", c->sys ? c->sys : "?",
+		     c->ev ? c->ev : c->have_fmt ? c->fmt.event : "?") < 0) {
+		kh_err("out of memory");
+		exit(1);
+	}
+	if (c->have_fmt) {
+		ret = khist_hist_compile(text, strlen(text), &c->fmt.schema,
+					 &ops, &sp, &err);
+	} else {
+		ret = khist_hist_parse(text, strlen(text), &cmd, &err);
+		if (!ret)
+			ret = khist_hist_syntax_check(cmd, &err);
+	}
+	if (ret) {
+		for (i = 0; i < err.n; i++)
+			kh_report(c, loc, khist_hist_err_text(err.e[i].code),
+				  ecmd, err.e[i].pos);
+		if (!err.n)
+			kh_err("check: %s", strerror(-ret));
+	} else if (sp && sp->filter &&
+		   kh_check_filter(c, &c->fmt.schema, sp->filter)) {
+		ret = -EINVAL;
+	} else if (sp) {
+		int n = khist_hist_print(sp, false, NULL, 0);
+		char *buf = kh_xmalloc(n + 1);
+
+		khist_hist_print(sp, false, buf, n + 1);
+		fputs(buf, stdout);
+		free(buf);
+	} else {
+		printf("syntax ok (no schema: give --event or --format to check the fields)\n");
+	}
+	if (sp)
+		khist_hist_spec_free(sp);
+	else if (cmd)
+		khist_hist_cmd_free(cmd);
+	free(ecmd);
+	free(loc);
+	free(copy);
+	return ret ? 1 : 0;
+}
+
+static bool kh_no_synth(const char *name, void *arg)
+{
+	return false;
+}
+
+static int kh_check_synth(struct kh_check *c, const char *line,
+			  unsigned int flags)
+{
+	struct khist_synth_cmd cmd;
+	int ret;
+
+	ret = khist_synth_parse(line, flags, kh_no_synth, NULL, &cmd);
+	if (cmd.err)
+		kh_report(c, "synthetic_events", khist_synth_err_text(cmd.err),
+			  cmd.cmd, cmd.pos);
+	if (!ret && cmd.op == KHIST_SYNTH_CREATE) {
+		int n = khist_synth_show(cmd.def, NULL, 0);
+		char *buf = kh_xmalloc(n + 1);
+
+		khist_synth_show(cmd.def, buf, n + 1);
+		fputs(buf, stdout);
+		free(buf);
+	} else if (ret && !cmd.err) {
+		kh_err("check: %s", strerror(-ret));
+	}
+	khist_synth_cmd_release(&cmd);
+	return ret || cmd.err ? 1 : 0;
+}
+
+/* The schema of the event an eprobe attaches to. */
+static const struct khist_event_schema *kh_ep_find(const char *sys,
+						   const char *ev, void *arg)
+{
+	struct kh_check *c = arg;
+	char *p, *text;
+
+	if (c->have_fmt) {
+		if (c->sys && c->ev && (strcmp(sys, c->sys) ||
+					strcmp(ev, c->ev)))
+			return NULL;
+		return &c->fmt.schema;
+	}
+	if (!c->root)
+		return NULL;
+	if (asprintf(&p, "%s/events/%s/%s/format", c->root, sys, ev) < 0)
+		return NULL;
+	text = kh_read_file(p, NULL);
+	free(p);
+	if (!text)
+		return NULL;
+	if (!kh_format_parse(text, sys, ev, false, &c->fmt))
+		c->have_fmt = true;
+	free(text);
+	return c->have_fmt ? &c->fmt.schema : NULL;
+}
+
+static int kh_check_eprobe(struct kh_check *c, const char *line)
+{
+	struct khist_ep_finder finder = { kh_ep_find, c };
+	struct khist_ep_cmd cmd;
+	unsigned int i;
+	int ret;
+
+	ret = khist_ep_parse(line, &finder, &cmd);
+	for (i = 0; i < cmd.nr_err; i++)
+		kh_report(c, "event_probe", khist_ep_err_text(cmd.err[i]),
+			  cmd.cmd, cmd.pos[i]);
+	if (!ret && cmd.def->filter && c->have_fmt &&
+	    kh_check_filter(c, &c->fmt.schema, cmd.def->filter))
+		ret = -EINVAL;
+	if (!ret) {
+		int n = khist_ep_show(cmd.def, NULL, 0);
+		char *buf = kh_xmalloc(n + 1);
+
+		khist_ep_show(cmd.def, buf, n + 1);
+		fputs(buf, stdout);
+		free(buf);
+	} else if (!cmd.nr_err && !c->errors) {
+		kh_err("check: %s", strerror(-ret));
+	}
+	khist_ep_cmd_release(&cmd);
+	return ret ? 1 : 0;
+}
+
+static char *kh_strip(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+static int kh_load_format(struct kh_check *c, const char *file)
+{
+	char *text, *p = NULL;
+
+	if (!file && c->root && c->sys &&
+	    asprintf(&p, "%s/events/%s/%s/format", c->root, c->sys, c->ev) <
+		    0)
+		return -1;
+	if (!file && !p)
+		return 0;
+	text = kh_read_file(file ? file : p, NULL);
+	if (!text) {
+		if (file)
+			kh_err("%s: %s", file, strerror(errno));
+		else
+			kh_err("%s:%s: no such event (%s: %s)", c->sys, c->ev,
+			       p, strerror(errno));
+		free(p);
+		return -1;
+	}
+	free(p);
+	if (kh_format_parse(text, c->sys, c->ev, false, &c->fmt)) {
+		kh_err("%s: not a format file (no field: lines)",
+		       file ? file : "format");
+		free(text);
+		return -1;
+	}
+	free(text);
+	c->have_fmt = true;
+	return 0;
+}
+
+/**
+ * kh_cmd_check() - `khist check`
+ * @argc: arguments, "check" first
+ * @argv: see @argc
+ *
+ * Return: 0 when the command would be accepted, 1 otherwise.
+ */
+int kh_cmd_check(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "filter", no_argument, NULL, 'F' },
+		{ "synthetic", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char sys[256], ev[256];
+	const char *file = NULL;
+	bool filter = false, synth = false;
+	struct kh_check c = { 0 };
+	char *text, *word;
+	int o, ret;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "+e:f:h", lo, NULL)) != -1) {
+		switch (o) {
+		case 'e':
+			if (kh_event_split(optarg, sys, sizeof(sys), ev,
+					   sizeof(ev)))
+				return 1;
+			c.sys = sys;
+			c.ev = ev;
+			break;
+		case 'f':
+			file = optarg;
+			break;
+		case 'F':
+			filter = true;
+			break;
+		case 's':
+			synth = true;
+			break;
+		case 'h':
+			fputs(kh_check_help, stdout);
+			return 0;
+		default:
+			kh_err("check: bad option (khist check --help)");
+			return 1;
+		}
+	}
+	if (argc - optind != 1) {
+		kh_err("check: give one command, quoted (khist check --help)");
+		return 1;
+	}
+	c.root = kh_mounted_root();
+	if (kh_load_format(&c, file))
+		return 1;
+	text = kh_strip(argv[optind]);
+	if (synth) {
+		ret = kh_check_synth(&c, text, 0);
+	} else if (filter) {
+		if (!c.have_fmt) {
+			kh_err("check --filter: needs the event's fields (--event SYSTEM:EVENT or --format FILE)");
+			ret = 1;
+		} else {
+			ret = kh_check_filter(&c, &c.fmt.schema, text) ? 1 : 0;
+		}
+	} else if (!strncmp(text, "s:", 2)) {
+		ret = kh_check_synth(&c, text, KHIST_SYNTH_PARSE_DYN);
+	} else if (!strncmp(text, "e:", 2)) {
+		ret = kh_check_eprobe(&c, text);
+	} else {
+		char *copy = kh_xstrdup(text), *params;
+
+		word = khist_trigger_split(copy, &params);
+		if (*word == '!')
+			word++;
+		if (strcmp(word, "hist")) {
+			kh_err("check: '%s': only hist triggers, filters (--filter), s:/e: lines and synthetic_events lines (--synthetic) are checked",
+			       word);
+			ret = 1;
+		} else {
+			ret = kh_check_hist(&c, text);
+		}
+		free(copy);
+	}
+	if (c.have_fmt)
+		kh_format_free(&c.fmt);
+	return ret;
+}
