@@ -107,22 +107,23 @@ static const char *kh_next_label(const char *start, const char *p,
 static void kh_parse_keys(struct kh_row *r, const char *s, const char *end)
 {
 	const char *colon, *lab, *next, *ncolon;
+	unsigned int n = 0;
 
+	while (s < end && (*s == ' ' || *s == '\n'))
+		s++;
 	lab = kh_next_label(s, s, end, &colon);
 	if (!lab) {
-		kh_push(&r->kname, &r->nkeys, kh_xstrdup("key"));
+		kh_push(&r->kname, &n, kh_xstrdup("key"));
 		kh_push(&r->kval, &r->nkeys, kh_strndup(s, end - s));
-		r->nkeys--;
-		r->nkeys++;
 		return;
 	}
 	while (lab) {
-		unsigned int n = r->nkeys;
 		const char *vend;
 		char *v, *c;
 
 		next = kh_next_label(s, colon + 1, end, &ncolon);
 		vend = next ? next - 2 : end;
+		n = r->nkeys;
 		kh_push(&r->kname, &n, kh_strndup(lab, colon - lab));
 		v = kh_strndup(colon + 1, vend - colon - 1);
 		/* A stack trace: one frame a line, joined by ";". */
@@ -695,6 +696,7 @@ static void kh_metrics_values(struct kh_metrics *m, const char *base,
 		return;
 	for (k = 0; k < t->rows[0].nvals; k++) {
 		const char *vn = t->rows[0].vname[k];
+		char what[256];
 		char *used = calloc(t->nrows + 1, 1);
 		const char *suffix;
 		struct kh_family *f;
@@ -707,8 +709,10 @@ static void kh_metrics_values(struct kh_metrics *m, const char *base,
 			free(used);
 			continue;
 		}
-		f = kh_counter(m, base, vn, "khist hist trigger: a value's sum",
-			       &suffix);
+		/* vals_<name>: apart from a histogram named after a key. */
+		snprintf(what, sizeof(what), "vals_%s", vn);
+		f = kh_counter(m, base, what,
+			       "khist hist trigger: a value's sum", &suffix);
 		for (i = 0; i < t->nrows; i++) {
 			struct kh_buf lab = { 0 };
 			double sum = 0, v;
@@ -749,8 +753,8 @@ static void kh_metrics_values(struct kh_metrics *m, const char *base,
  * @h:   its tables
  *
  * Names: khist_<sys>_<event>_<what>; a bucket key gives a histogram
- * named after the key, every other value a counter of its sums with the
- * keys as labels (a "hist" label tells the tables of one event apart);
+ * named after the key, every other value a counter of its sums,
+ * ..._vals_<value>, with the other keys as labels (a "hist" label tells the tables of one event apart);
  * Hits and Dropped are counters, Entries a gauge.
  */
 void kh_metrics_add(struct kh_metrics *m, const char *sys, const char *ev,
