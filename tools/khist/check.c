@@ -104,7 +104,7 @@ static bool kh_exists(void *ctx, const char *sys, const char *ev)
 	bool ok;
 
 	if (!c->root)
-		return true;
+		return !!strcmp(sys, "synthetic");
 	if (!*sys) {
 		/* Unqualified: any system holding the event. */
 		return true;
@@ -122,12 +122,32 @@ static int kh_no_var(void *ctx, const char *sys, const char *ev,
 	return -ENOENT;
 }
 
+/*
+ * The kernel's nr_cpu_ids, which bounds a CPUS{} list: the last possible
+ * CPU plus one (this machine's, which may not be the target's).
+ */
+static unsigned int kh_nr_cpus(void)
+{
+	char *t = kh_read_file("/sys/devices/system/cpu/possible", NULL);
+	unsigned int n = 0;
+	char *p;
+
+	if (!t)
+		return 0;
+	p = strrchr(t, '-');
+	if (!p)
+		p = strrchr(t, ',');
+	n = strtoul(p ? p + 1 : t, NULL, 10) + 1;
+	free(t);
+	return n;
+}
+
 /* A filter of @schema, logged as the module logs a trigger's filter. */
 static int kh_check_filter(struct kh_check *c,
 			   const struct khist_event_schema *schema,
 			   const char *text)
 {
-	struct khist_filter_opts opts = { .nr_cpus = 256 };
+	struct khist_filter_opts opts = { .nr_cpus = kh_nr_cpus() };
 	struct khist_filter_error err = { 0 };
 	struct khist_filter *f = NULL;
 	size_t len = strlen(text);
@@ -225,6 +245,12 @@ static int kh_check_synth(struct kh_check *c, const char *line,
 		free(buf);
 	} else if (ret && !cmd.err) {
 		kh_err("check: %s", strerror(-ret));
+	} else if (!ret && cmd.op == KHIST_SYNTH_DELETE &&
+		   !kh_exists(c, "synthetic", cmd.name)) {
+		/* Refused with -ENOENT, and nothing in error_log. */
+		kh_err("check: no synthetic event '%s'%s", cmd.name,
+		       c->root ? "" : " (khist is not mounted)");
+		ret = -ENOENT;
 	}
 	khist_synth_cmd_release(&cmd);
 	return ret || cmd.err ? 1 : 0;
