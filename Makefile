@@ -54,7 +54,8 @@ DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(MOD_REL)
 
 .PHONY: all module modules testmodules install uninstall clean deps unit \
 	vmtest check demo demo-vm style sparse kdoc w1 layers help bench-map fuzz \
-	stress ftracetest bench bench-steps debug-kernel
+	stress ftracetest bench bench-steps debug-kernel tools tools-test \
+	tools-install
 
 all: module
 
@@ -74,10 +75,22 @@ module modules:
 testmodules:
 	@$(MAKE) -s module KVER=$(KVER) TESTMODS=1
 
-install: module
+install: module tools-install
 	install -D -m 0644 $(MODDIR)/khist.ko $(MOD_DEST)/khist.ko
 	$(DEPMOD)
 	@echo "khist: installed $(MOD_DEST)/khist.ko; 'modprobe khist' loads it"
+
+# The khist command (tools/khist, Documentation/khist.rst): build/tools/khist.
+tools:
+	@$(MAKE) -s -C tools/khist
+
+tools-test:
+	@$(MAKE) -s -C tools/khist test
+
+# The command, its man pages and bash completion, under INSTALL_MOD_PATH
+# (as DESTDIR) and PREFIX (/usr).
+tools-install:
+	@$(MAKE) -s -C tools/khist install DESTDIR=$(INSTALL_MOD_PATH)
 
 uninstall:
 	@test -n "$(MOD_REL)" || { echo "khist: $(WHY): not installed; set KDIR=DIR or KVER" >&2; exit 1; }
@@ -164,6 +177,7 @@ deb:
 clean:
 	rm -rf $(BUILD) khist.ko
 	@$(MAKE) -s -C selftests/unit clean
+	@$(MAKE) -s -C tools/khist clean
 
 help:
 	@echo "make             build khist.ko for the running kernel (/lib/modules/\$$(uname -r)/build),"
@@ -171,7 +185,9 @@ help:
 	@echo "make KVER=6.1|6.12|6.12-rt|6.12-kasan|6.12-kcsan  or  make KDIR=DIR  build for that kernel"
 	@echo "make TESTMODS=1  also the test modules (selftests/modules); make testmodules: for KVER"
 	@echo "make install     khist.ko into /lib/modules/<release>/updates/, depmod (then modprobe khist)"
+	@echo "                 and the khist command (make tools-install: it alone)"
 	@echo "make uninstall   remove it, depmod (both: [INSTALL_MOD_PATH=ROOT] [KVER=|KDIR=])"
+	@echo "make tools       the khist command, build/tools/khist; make tools-test: its host tests"
 	@echo "make clean       remove build/ and khist.ko"
 	@echo "make deps        install the Debian packages khist needs (idempotent): three kernels,"
 	@echo "                 says what and how much first, keeps the boot loader's default"

@@ -163,6 +163,44 @@ static int kh_check_filter(struct kh_check *c,
 	return ret;
 }
 
+/* The trace clocks the module knows (clock=), as its hist_data.c lists. */
+static bool kh_clock_ok(const char *name)
+{
+	static const char *const clocks[] = {
+		"local", "global",   "counter", "uptime", "perf",
+		"mono",	 "mono_raw", "boot",	"tai",	  "x86-tsc",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(clocks); i++)
+		if (!strcmp(clocks[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * What the module checks when it adds a bound trigger, on an event with
+ * no other trigger: cont/clear need an existing trigger; the clock must
+ * be known. Return: an enum khist_hist_errcode and its caret, or 0.
+ */
+static unsigned int kh_check_register(const struct khist_hist_spec *sp,
+				      const char *ecmd, unsigned int *pos)
+{
+	const char *p;
+
+	*pos = 0;
+	if (sp->remove)
+		return 0;
+	if (sp->cont || sp->clear)
+		return KHIST_HERR_TRIGGER_ENOENT_CLEAR;
+	if (sp->timestamps && !kh_clock_ok(sp->clock)) {
+		p = *sp->clock ? strstr(ecmd, sp->clock) : NULL;
+		*pos = p ? p - ecmd : 0;
+		return KHIST_HERR_SET_CLOCK_FAIL;
+	}
+	return 0;
+}
+
 static int kh_check_hist(struct kh_check *c, char *text)
 {
 	struct khist_bind_ops ops = {
@@ -174,7 +212,7 @@ static int kh_check_hist(struct kh_check *c, char *text)
 	struct khist_hist_cmd *cmd = NULL;
 	struct khist_hist_err err = { 0 };
 	char *copy = kh_xstrdup(text), *params, *ecmd, *loc;
-	unsigned int i;
+	unsigned int i, code, pos;
 	int ret;
 
 	khist_trigger_split(copy, &params);
@@ -200,6 +238,9 @@ static int kh_check_hist(struct kh_check *c, char *text)
 			kh_err("check: %s", strerror(-ret));
 	} else if (sp && sp->filter &&
 		   kh_check_filter(c, &c->fmt.schema, sp->filter)) {
+		ret = -EINVAL;
+	} else if (sp && (code = kh_check_register(sp, ecmd, &pos))) {
+		kh_report(c, loc, khist_hist_err_text(code), ecmd, pos);
 		ret = -EINVAL;
 	} else if (sp) {
 		int n = khist_hist_print(sp, false, NULL, 0);
@@ -413,7 +454,7 @@ int kh_cmd_check(int argc, char **argv)
 	c.root = kh_mounted_root();
 	if (kh_load_format(&c, file))
 		return 1;
-	text = kh_strip(argv[optind]);
+	text = filter ? argv[optind] : kh_strip(argv[optind]);
 	if (synth) {
 		ret = kh_check_synth(&c, text, 0);
 	} else if (filter) {

@@ -618,11 +618,20 @@ static void kh_metrics_histogram(struct kh_metrics *m, const char *base,
 	size_t i, j;
 	char *used = calloc(t->nrows + 1, 1);
 	struct kh_bucket_row *br = calloc(t->nrows + 1, sizeof(*br));
+	struct kh_bucket_row *all = calloc(t->nrows + 1, sizeof(*all));
+	size_t nall = 0, k;
 
-	if (!used || !br) {
+	if (!used || !br || !all) {
 		kh_err("out of memory");
 		exit(1);
 	}
+	for (i = 0; i < t->nrows; i++) {
+		double lo, hi;
+
+		if (kh_bucket_range(t, t->rows[i].kval[t->bkey], &lo, &hi))
+			all[nall++].le = hi;
+	}
+	qsort(all, nall, sizeof(*all), kh_le_cmp);
 	kh_buf_printf(&name, "%s", base);
 	kh_sanitize(&name, t->rows[0].kname[t->bkey]);
 	f = kh_family(m, name.s, "histogram",
@@ -665,13 +674,18 @@ static void kh_metrics_histogram(struct kh_metrics *m, const char *base,
 			}
 		}
 		qsort(br, nb, sizeof(*br), kh_le_cmp);
-		for (j = 0; j < nb; j++) {
+		/*
+		 * Every label set gets every bound of the table, so that
+		 * sums over label sets (sum by (le)) stay cumulative.
+		 */
+		for (j = 0, k = 0; j < nall; j++) {
 			char le[64];
 
-			cum += br[j].count;
-			if (j + 1 < nb && br[j + 1].le == br[j].le)
+			if (j + 1 < nall && all[j + 1].le == all[j].le)
 				continue;
-			snprintf(le, sizeof(le), "le=\"%.17g\"", br[j].le);
+			while (k < nb && br[k].le <= all[j].le)
+				cum += br[k++].count;
+			snprintf(le, sizeof(le), "le=\"%.17g\"", all[j].le);
 			kh_sample(f, "_bucket", lab.s, le, cum);
 		}
 		kh_sample(f, "_bucket", lab.s, "le=\"+Inf\"", cum);
@@ -682,6 +696,7 @@ static void kh_metrics_histogram(struct kh_metrics *m, const char *base,
 	}
 	free(used);
 	free(br);
+	free(all);
 	kh_buf_free(&name);
 }
 
