@@ -218,7 +218,9 @@ static int kh_check_hist(struct kh_check *c, char *text)
 	khist_trigger_split(copy, &params);
 	if (asprintf(&ecmd, "hist:%s", params ? params : "") < 0 ||
 	    asprintf(&loc, "hist:%s:%s", c->sys ? c->sys : "?",
-		     c->ev ? c->ev : c->have_fmt ? c->fmt.event : "?") < 0) {
+		     c->ev	 ? c->ev :
+		     c->have_fmt ? c->fmt.event :
+				   "?") < 0) {
 		kh_err("out of memory");
 		exit(1);
 	}
@@ -305,8 +307,8 @@ static const struct khist_event_schema *kh_ep_find(const char *sys,
 	char *p, *text;
 
 	if (c->have_fmt) {
-		if (c->sys && c->ev && (strcmp(sys, c->sys) ||
-					strcmp(ev, c->ev)))
+		if (c->sys && c->ev &&
+		    (strcmp(sys, c->sys) || strcmp(ev, c->ev)))
 			return NULL;
 		return &c->fmt.schema;
 	}
@@ -369,8 +371,7 @@ static int kh_load_format(struct kh_check *c, const char *file)
 	char *text, *p = NULL;
 
 	if (!file && c->root && c->sys &&
-	    asprintf(&p, "%s/events/%s/%s/format", c->root, c->sys, c->ev) <
-		    0)
+	    asprintf(&p, "%s/events/%s/%s/format", c->root, c->sys, c->ev) < 0)
 		return -1;
 	if (!file && !p)
 		return 0;

@@ -34,8 +34,8 @@ static int kh_decl(const char *decl, char **name, char **type)
 
 	br = strrchr(s, '[');
 	e = s + strlen(s);
-	if (br && e[-1] == ']' && br > s && (isalnum((unsigned char)br[-1]) ||
-					     br[-1] == '_')) {
+	if (br && e[-1] == ']' && br > s &&
+	    (isalnum((unsigned char)br[-1]) || br[-1] == '_')) {
 		/* "char comm[16]": the name sits before the brackets. */
 		n = br;
 		while (n > s && (isalnum((unsigned char)n[-1]) || n[-1] == '_'))
@@ -72,8 +72,10 @@ static u8 kh_kind(const char *type, unsigned int size, u16 *elem)
 			return KHIST_FK_DYNSTRING;
 		if (strstr(type, "cpumask"))
 			return KHIST_FK_CPUMASK;
-		*elem = strstr(type, "long") ? 8 : strstr(type, "short") ? 2 :
-			strstr(type, "int") ? 4 : 1;
+		*elem = strstr(type, "long")  ? 8 :
+			strstr(type, "short") ? 2 :
+			strstr(type, "int")   ? 4 :
+						1;
 		return KHIST_FK_DYNARRAY;
 	}
 	if (!strncmp(type, "__rel_loc ", 10)) {
@@ -207,12 +209,10 @@ int kh_format_fields(const char *text, FILE *out)
 		kh_err("not a format file (no field: lines)");
 		return -1;
 	}
-	fprintf(out, "%-24s %-28s %6s %5s\n", "NAME", "TYPE", "OFFSET",
-		"SIZE");
+	fprintf(out, "%-24s %-28s %6s %5s\n", "NAME", "TYPE", "OFFSET", "SIZE");
 	for (i = 0; i < f.n; i++)
 		fprintf(out, "%-24s %-28s %6u %5u\n", f.fields[i].name,
-			f.fields[i].type, f.fields[i].offset,
-			f.fields[i].size);
+			f.fields[i].type, f.fields[i].offset, f.fields[i].size);
 	kh_format_free(&f);
 	return 0;
 }

@@ -90,8 +90,8 @@ static const char *kh_next_label(const char *start, const char *p,
 	for (; p < end; p++) {
 		const char *q = p;
 
-		if (p != start && !(p - start >= 2 && p[-2] == ',' &&
-				    p[-1] == ' '))
+		if (p != start &&
+		    !(p - start >= 2 && p[-2] == ',' && p[-1] == ' '))
 			continue;
 		while (q < end && kh_ident(*q))
 			q++;
@@ -321,7 +321,8 @@ bool kh_bucket_range(const struct kh_table *t, const char *kval, double *lo,
 		*lo = n == 0 ? 0 : n == 1 ? 2 : ldexp(1.0, n - 1) + 1;
 		return true;
 	}
-	if (t->bkind == KH_B_RANGE && sscanf(kval, "~ %lld-%lld", &a, &b) == 2) {
+	if (t->bkind == KH_B_RANGE &&
+	    sscanf(kval, "~ %lld-%lld", &a, &b) == 2) {
 		*lo = a;
 		*hi = b;
 		return true;

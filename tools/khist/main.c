@@ -266,7 +266,8 @@ static int kh_cmd_list(int argc, char **argv)
 				continue;
 			if (asprintf(&name, "%s:%s", s->d_name, e->d_name) < 0)
 				return 1;
-			if (fnmatch(glob, name, 0) && fnmatch(glob, e->d_name, 0)) {
+			if (fnmatch(glob, name, 0) &&
+			    fnmatch(glob, e->d_name, 0)) {
 				free(name);
 				continue;
 			}
@@ -346,8 +347,7 @@ static char *kh_errlog_path(const char *inst)
 }
 
 /* Write @cmd to @path; on failure say why, with error_log's last entry. */
-static int kh_write_trigger(const char *path, const char *cmd,
-			    const char *inst)
+static int kh_write_trigger(const char *path, const char *cmd, const char *inst)
 {
 	char *elog = kh_errlog_path(inst), *before, *after;
 	int fd, e = 0;
@@ -427,10 +427,10 @@ static int kh_cmd_hist(int argc, char **argv)
 	trig = argv[i + 1];
 	while (*trig == '!' || *trig == ' ')
 		trig++;
-	if (strncmp(trig, "hist", 4) || (trig[4] && trig[4] != ':' &&
-					  trig[4] != ' ')) {
-		kh_err("hist %s: '%s' is not a hist trigger (hist:keys=...)", op,
-		       argv[i + 1]);
+	if (strncmp(trig, "hist", 4) ||
+	    (trig[4] && trig[4] != ':' && trig[4] != ' ')) {
+		kh_err("hist %s: '%s' is not a hist trigger (hist:keys=...)",
+		       op, argv[i + 1]);
 		return 1;
 	}
 	if (!strcmp(op, "add")) {
@@ -667,9 +667,9 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*fn)(int argc, char **argv);
 	} cmds[] = {
-		{ "list", kh_cmd_list },   { "fields", kh_cmd_fields },
-		{ "check", kh_cmd_check }, { "hist", kh_cmd_hist },
-		{ "show", kh_cmd_show },   { "watch", kh_cmd_watch },
+		{ "list", kh_cmd_list },     { "fields", kh_cmd_fields },
+		{ "check", kh_cmd_check },   { "hist", kh_cmd_hist },
+		{ "show", kh_cmd_show },     { "watch", kh_cmd_watch },
 		{ "export", kh_cmd_export },
 	};
 	unsigned int i;
