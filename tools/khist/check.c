@@ -150,7 +150,8 @@ static int kh_check_filter(struct kh_check *c,
 	struct khist_filter_opts opts = { .nr_cpus = kh_nr_cpus() };
 	struct khist_filter_error err = { 0 };
 	struct khist_filter *f = NULL;
-	size_t len = strlen(text);
+	size_t len = khist_filter_trim(text, strlen(text));
+	char *cmd;
 	int ret;
 
 	ret = khist_filter_compile(schema, text, len, &opts, &f, &err);
@@ -158,8 +159,10 @@ static int kh_check_filter(struct kh_check *c,
 		khist_filter_free(f);
 		return 0;
 	}
+	cmd = strndup(text, len);
 	kh_report(c, KHIST_FILTER_ERRLOG_LOC, khist_filter_errlog_msg(&err),
-		  text, khist_filter_errlog_pos(&err));
+		  cmd ? cmd : text, khist_filter_errlog_pos(&err));
+	free(cmd);
 	return ret;
 }
 
@@ -178,14 +181,32 @@ static bool kh_clock_ok(const char *name)
 	return false;
 }
 
+/* Is "$name" (@len bytes at @s) a variable this trigger defines? */
+static bool kh_own_var(const struct khist_hist_spec *sp, const char *s,
+		       size_t len)
+{
+	unsigned int i;
+
+	if (len < 2 || *s != '$')
+		return false;
+	for (i = 0; i < sp->n_vars; i++)
+		if (sp->vars[i].name && strlen(sp->vars[i].name) == len - 1 &&
+		    !memcmp(sp->vars[i].name, s + 1, len - 1))
+			return true;
+	return false;
+}
+
 /*
  * What the module checks when it adds a bound trigger, on an event with
  * no other trigger: cont/clear need an existing trigger; the clock must
- * be known. Return: an enum khist_hist_errcode and its caret, or 0.
+ * be known; an onmatch() action's synthetic event must exist. Return: an enum khist_hist_errcode and its caret, or 0.
  */
-static unsigned int kh_check_register(const struct khist_hist_spec *sp,
+static unsigned int kh_check_register(struct kh_check *c,
+				      const struct khist_hist_spec *sp,
 				      const char *ecmd, unsigned int *pos)
 {
+	const struct khist_hist_cmd *cmd = sp->cmd;
+	unsigned int i;
 	const char *p;
 
 	*pos = 0;
@@ -197,6 +218,31 @@ static unsigned int kh_check_register(const struct khist_hist_spec *sp,
 		p = *sp->clock ? strstr(ecmd, sp->clock) : NULL;
 		*pos = p ? p - ecmd : 0;
 		return KHIST_HERR_SET_CLOCK_FAIL;
+	}
+	/*
+	 * The first thing the module does for an onmatch() action is to
+	 * look its synthetic event up. Other handlers check more first,
+	 * which needs the other triggers: the look-up stops at them.
+	 */
+	for (i = 0; i < cmd->n_actions; i++) {
+		const struct khist_action *a = &cmd->actions[i];
+		struct khist_span sn = a->trace_kw ? a->synth : a->name;
+		char name[256];
+
+		if (sn.len >= sizeof(name))
+			break;
+		/* onmax($v)/onchange($v).trace(): $v must be one of ours. */
+		if (a->handler != KHIST_HANDLER_ONMATCH &&
+		    (a->action != KHIST_ACTION_TRACE ||
+		     !kh_own_var(sp, cmd->work + a->arg.pos, a->arg.len)))
+			break;
+		memcpy(name, cmd->work + sn.pos, sn.len);
+		name[sn.len] = '\0';
+		if (c->root && kh_exists(c, "synthetic", name))
+			break;
+		p = *name ? strstr(ecmd, name) : NULL;
+		*pos = p ? p - ecmd : 0;
+		return KHIST_HERR_SYNTH_EVENT_NOT_FOUND;
 	}
 	return 0;
 }
@@ -241,7 +287,7 @@ static int kh_check_hist(struct kh_check *c, char *text)
 	} else if (sp && sp->filter &&
 		   kh_check_filter(c, &c->fmt.schema, sp->filter)) {
 		ret = -EINVAL;
-	} else if (sp && (code = kh_check_register(sp, ecmd, &pos))) {
+	} else if (sp && (code = kh_check_register(c, sp, ecmd, &pos))) {
 		kh_report(c, loc, khist_hist_err_text(code), ecmd, pos);
 		ret = -EINVAL;
 	} else if (sp) {
