@@ -96,6 +96,7 @@ uninstall:
 	@test -n "$(MOD_REL)" || { echo "khist: $(WHY): not installed; set KDIR=DIR or KVER" >&2; exit 1; }
 	rm -f $(MOD_DEST)/khist.ko
 	$(DEPMOD)
+	@$(MAKE) -s -C tools/khist uninstall DESTDIR=$(INSTALL_MOD_PATH)
 
 deps:
 	@sh selftests/vm/deps.sh
