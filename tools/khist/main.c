@@ -632,6 +632,9 @@ static int kh_cmd_watch(int argc, char **argv)
 		printf("\033[H\033[2J%s", out.s ? out.s : "");
 		fflush(stdout);
 		kh_buf_free(&out);
+		/* Keys only from a terminal: other input (EOF) is ignored. */
+		if (!tty)
+			p.fd = -1;
 		if (poll(&p, 1, (int)(o.interval * 1000)) > 0 &&
 		    (p.revents & POLLIN)) {
 			if (read(0, &c, 1) <= 0 || c == 'q' || c == 'Q')

@@ -81,6 +81,17 @@ $K show cap:empty > "$work/got"
 grep -q '(no entries)' "$work/got" && ok "show: an empty table" ||
 	notok "show: an empty table" "$work/got"
 
+# watch: redraws every -n seconds until SIGINT, then exits 0.
+$K watch -n 0.2 cap:syscalls-two < /dev/null > "$work/watch" 2>&1 &
+wp=$!
+sleep 1.5
+kill -INT $wp
+if wait $wp && [ "$(grep -c '^hits 55 ' "$work/watch")" -ge 3 ]; then
+	ok "watch: redraws, stops on SIGINT"
+else
+	notok "watch: redraws, stops on SIGINT" "$work/watch"
+fi
+
 # ---- export ---------------------------------------------------------------
 # .buckets: per other-key label set, cumulative counts up to each le (a
 # bucket's last value), at every le of the table (so that sums over label
