@@ -54,7 +54,8 @@ DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(MOD_REL)
 
 .PHONY: all module modules testmodules install uninstall clean deps unit \
 	vmtest check demo demo-vm style sparse kdoc w1 layers help bench-map fuzz \
-	stress ftracetest bench bench-steps debug-kernel tools trace2-test
+	stress ftracetest bench bench-steps debug-kernel tools tools-test \
+	tools-install trace2 trace2-test
 
 all: module
 
@@ -74,15 +75,30 @@ module modules:
 testmodules:
 	@$(MAKE) -s module KVER=$(KVER) TESTMODS=1
 
-install: module
+install: module tools-install
 	install -D -m 0644 $(MODDIR)/khist.ko $(MOD_DEST)/khist.ko
 	$(DEPMOD)
 	@echo "khist: installed $(MOD_DEST)/khist.ko; 'modprobe khist' loads it"
+
+# The khist command (tools/khist, Documentation/khist.rst): build/tools/khist,
+# and khist-trace2 (Git's Trace2 stream into user events,
+# Documentation/trace2.rst): build/trace2/.
+tools: trace2
+	@$(MAKE) -s -C tools/khist
+
+tools-test:
+	@$(MAKE) -s -C tools/khist test
+
+# The command, its man pages and bash completion, under INSTALL_MOD_PATH
+# (as DESTDIR) and PREFIX (/usr).
+tools-install:
+	@$(MAKE) -s -C tools/khist install DESTDIR=$(INSTALL_MOD_PATH)
 
 uninstall:
 	@test -n "$(MOD_REL)" || { echo "khist: $(WHY): not installed; set KDIR=DIR or KVER" >&2; exit 1; }
 	rm -f $(MOD_DEST)/khist.ko
 	$(DEPMOD)
+	@$(MAKE) -s -C tools/khist uninstall DESTDIR=$(INSTALL_MOD_PATH)
 
 deps:
 	@sh selftests/vm/deps.sh
@@ -123,9 +139,7 @@ layers:
 w1:
 	@sh selftests/style.sh w1
 
-# Userspace tools: khist-trace2 (Git's Trace2 stream into user events,
-# Documentation/trace2.rst), built into build/trace2/.
-tools:
+trace2:
 	@$(MAKE) -s -C tools/trace2 OUT=$(BUILD)/trace2
 
 # Its tests, on the host, without khist (tools/trace2/tests/run.sh).
@@ -173,6 +187,7 @@ deb:
 clean:
 	rm -rf $(BUILD) khist.ko
 	@$(MAKE) -s -C selftests/unit clean
+	@$(MAKE) -s -C tools/khist clean
 
 help:
 	@echo "make             build khist.ko for the running kernel (/lib/modules/\$$(uname -r)/build),"
@@ -180,7 +195,9 @@ help:
 	@echo "make KVER=6.1|6.12|6.12-rt|6.12-kasan|6.12-kcsan  or  make KDIR=DIR  build for that kernel"
 	@echo "make TESTMODS=1  also the test modules (selftests/modules); make testmodules: for KVER"
 	@echo "make install     khist.ko into /lib/modules/<release>/updates/, depmod (then modprobe khist)"
+	@echo "                 and the khist command (make tools-install: it alone)"
 	@echo "make uninstall   remove it, depmod (both: [INSTALL_MOD_PATH=ROOT] [KVER=|KDIR=])"
+	@echo "make tools       the khist command, build/tools/khist; make tools-test: its host tests"
 	@echo "make clean       remove build/ and khist.ko"
 	@echo "make deps        install the Debian packages khist needs (idempotent): three kernels,"
 	@echo "                 says what and how much first, keeps the boot loader's default"
@@ -197,7 +214,8 @@ help:
 	@echo "make bench-steps [STEPS=\"c e\"]  instructions of one event per function (gdb)"
 	@echo "make ftracetest  the kernel's ftrace trigger selftests against khist and native"
 	@echo "make fuzz        libFuzzer targets, FUZZ_SECONDS each"
-	@echo "make tools       khist-trace2 (Git Trace2 bridge) into build/trace2/"
+	@echo "make tools       the khist command (build/tools/khist) and khist-trace2 (build/trace2/)"
+	@echo "make tools-test  the khist command's host tests"
 	@echo "make trace2-test its tests on the host, with real git (about 20 s)"
 	@echo "make debug-kernel [DEBUG_VARIANT=kasan|kcsan]  build a 6.12 debug kernel; then KVER=6.12-kasan"
 	@echo "make stress      VM stress: configuration changes under load, rmmod, STRESS_SECONDS"

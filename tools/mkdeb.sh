@@ -23,11 +23,12 @@ case "$ver" in
 *) echo "mkdeb: VERSION '$ver' is not a version" >&2; exit 1 ;;
 esac
 stage=$out/khist-$ver
-rm -rf "$stage" "$out"/khist-dkms_*.deb "$out"/khist_*.buildinfo \
+rm -rf "$stage" "$out"/khist-dkms_*.deb "$out"/khist-tools_*.deb "$out"/khist_*.buildinfo \
 	"$out"/khist_*.changes
 mkdir -p "$stage"
 (cd "$top" && tar -cf "$stage.tar" Kbuild VERSION dkms.conf module include \
-	debian README.md Documentation/install.rst)
+	debian README.md Documentation/install.rst tools/khist tools/kshim \
+	tools/include)
 tar -xf "$stage.tar" -C "$stage"
 rm -f "$stage.tar"
 # Nothing built in place may leak in (objects of an old in-tree build).
@@ -51,3 +52,4 @@ dpkg-buildpackage -b -us -uc -tc >"$out/build.log" 2>&1 || {
 	exit 1
 }
 echo "khist: built $out/khist-dkms_${ver}_all.deb"
+echo "khist: built $out/khist-tools_${ver}_amd64.deb"
