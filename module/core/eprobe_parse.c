@@ -12,7 +12,7 @@
  * selftests see them through error_log. See Documentation/eprobes.rst.
  */
 #include "eprobe_parse.h"
-#include "hist_parse.h"
+#include "lex.h"
 
 static const char *const ep_err_text[KHIST_EPERR_COUNT] = {
 	[KHIST_EPERR_NO_GROUP_NAME] = "Group name is not specified",
@@ -112,41 +112,11 @@ static const char *const ep_reserved[] = {
 
 /* ---- characters and numbers (the kernel's ctype and kstrto*) ---------- */
 
-static bool ep_space(char ch)
-{
-	unsigned char c = ch;
-
-	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
-}
-
-static bool ep_alpha(char ch)
-{
-	unsigned char c = ch, l = c | 0x20;
-
-	return (l >= 'a' && l <= 'z') || (c >= 0xc0 && c != 0xd7 && c != 0xf7);
-}
-
-static bool ep_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* A C identifier: event and argument names. */
-static bool ep_good_name(const char *s)
-{
-	if (!ep_alpha(*s) && *s != '_')
-		return false;
-	while (*++s)
-		if (!ep_alpha(*s) && !ep_digit(*s) && *s != '_')
-			return false;
-	return true;
-}
-
 /* A group name may also start with a digit. */
 static bool ep_good_group(const char *s)
 {
 	do {
-		if (!ep_alpha(*s) && !ep_digit(*s) && *s != '_')
+		if (!khist_isalnum(*s) && *s != '_')
 			return false;
 	} while (*++s);
 	return true;
@@ -180,15 +150,14 @@ static unsigned long ep_prefix_ul(const char *s, const char **end)
 	unsigned long v = 0;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
-	    (ep_digit(s[2]) ||
-	     ((s[2] | 0x20) >= 'a' && (s[2] | 0x20) <= 'f'))) {
+	    khist_isxdigit(s[2])) {
 		base = 16;
 		s += 2;
 	} else if (s[0] == '0') {
 		base = 8;
 	}
 	for (;; s++) {
-		if (ep_digit(*s))
+		if (khist_isdigit(*s))
 			d = *s - '0';
 		else if ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
 			d = (*s | 0x20) - 'a' + 10;
@@ -262,20 +231,20 @@ static char **ep_split(char *buf, int *argc)
 	int n = 0, max = 1;
 
 	for (; *p; p++)
-		if (ep_space(*p))
+		if (khist_isspace(*p))
 			max++;
 	argv = kcalloc(max + 1, sizeof(*argv), GFP_KERNEL);
 	if (!argv)
 		return NULL;
 	p = buf;
 	for (;;) {
-		while (ep_space(*p))
-			p++;
-		if (!*p)
+		size_t len;
+
+		p = (char *)khist_word(p, &len);
+		if (!len)
 			break;
 		argv[n++] = p;
-		while (*p && !ep_space(*p))
-			p++;
+		p += len;
 		if (*p)
 			*p++ = '\0';
 	}
@@ -355,7 +324,7 @@ static int ep_parse_name(struct ep_ctx *c, const char **name, char **group,
 		ep_err(c, offs, KHIST_EPERR_EVENT_TOO_LONG);
 		return -EINVAL;
 	}
-	if (!ep_good_name(s)) {
+	if (!khist_good_name(s)) {
 		ep_err(c, offs, KHIST_EPERR_BAD_EVENT_NAME);
 		return -EINVAL;
 	}
@@ -468,7 +437,7 @@ static int ep_parse_imm(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 		ch->src = KHIST_EPS_DATA;
 		return 0;
 	}
-	if (ep_digit(arg[1])) {
+	if (khist_isdigit(arg[1])) {
 		ret = ep_strtou64(arg + 1, &u);
 		v = (long)u;
 	} else if (arg[1] == '-') {
@@ -493,7 +462,7 @@ static int ep_parse_mem(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 	u64 addr;
 	int ret;
 
-	if (!ep_digit(arg[1])) {
+	if (!khist_isdigit(arg[1])) {
 		ep_err(c, c->offset,
 		       arg[1] == '+' ? KHIST_EPERR_FILE_ON_KPROBE :
 				       KHIST_EPERR_NO_SYMBOLS);
@@ -548,7 +517,7 @@ static int ep_parse_fetch(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 	case '\\':
 		return ep_parse_imm(c, arg, ch);
 	default:
-		if (ep_alpha(arg[0]) || arg[0] == '_') {
+		if (khist_isalpha(arg[0]) || arg[0] == '_') {
 			ep_err(c, c->offset, KHIST_EPERR_NOSUP_BTFARG);
 			return -EINVAL;
 		}
@@ -826,7 +795,7 @@ static int ep_parse_arg(struct ep_ctx *c, struct khist_ep_def *def,
 		if (!end)
 			end = text + strlen(text);
 		a->name = kstrndup(text, end - text, GFP_KERNEL);
-		if (a->name && !ep_good_name(a->name)) {
+		if (a->name && !khist_good_name(a->name)) {
 			kfree(a->name);
 			snprintf(tmp, sizeof(tmp), "arg%u", i + 1);
 			a->name = kstrdup(tmp, GFP_KERNEL);
@@ -835,7 +804,7 @@ static int ep_parse_arg(struct ep_ctx *c, struct khist_ep_def *def,
 	}
 	if (!a->name)
 		return -ENOMEM;
-	if (!ep_good_name(a->name)) {
+	if (!khist_good_name(a->name)) {
 		ep_err(c, 0, KHIST_EPERR_BAD_ARG_NAME);
 		return -EINVAL;
 	}
@@ -1016,26 +985,13 @@ out:
 
 /* ---- texts ------------------------------------------------------------- */
 
-/* Append @str at @pos of @buf (as far as it fits); the new length. */
-static int ep_puts(char *buf, size_t size, int pos, const char *str)
-{
-	size_t len = strlen(str), room;
-
-	if (buf && (size_t)pos < size) {
-		room = min(len, size - pos - 1);
-		memcpy(buf + pos, str, room);
-		buf[pos + room] = '\0';
-	}
-	return pos + len;
-}
-
 /* Append "[@v]". */
 static int ep_put_index(char *buf, size_t size, int pos, unsigned int v)
 {
 	char tmp[16];
 
 	snprintf(tmp, sizeof(tmp), "[%u]", v);
-	return ep_puts(buf, size, pos, tmp);
+	return khist_puts(buf, size, pos, tmp);
 }
 
 /**
@@ -1054,34 +1010,34 @@ int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size)
 	int pos = 0;
 	bool str;
 
-	pos = ep_puts(buf, size, pos, "\"");
+	pos = khist_puts(buf, size, pos, "\"");
 	for (i = 0; i < def->nr_args; i++) {
 		a = &def->args[i];
-		pos = ep_puts(buf, size, pos, " ");
-		pos = ep_puts(buf, size, pos, a->name);
-		pos = ep_puts(buf, size, pos, "=");
+		pos = khist_puts(buf, size, pos, " ");
+		pos = khist_puts(buf, size, pos, a->name);
+		pos = khist_puts(buf, size, pos, "=");
 		if (!a->count) {
-			pos = ep_puts(buf, size, pos, a->type->fmt);
+			pos = khist_puts(buf, size, pos, a->type->fmt);
 			continue;
 		}
 		for (k = 0; k < a->count; k++) {
-			pos = ep_puts(buf, size, pos, k ? "," : "{");
-			pos = ep_puts(buf, size, pos, a->type->fmt);
+			pos = khist_puts(buf, size, pos, k ? "," : "{");
+			pos = khist_puts(buf, size, pos, a->type->fmt);
 		}
-		pos = ep_puts(buf, size, pos, "}");
+		pos = khist_puts(buf, size, pos, "}");
 	}
-	pos = ep_puts(buf, size, pos, "\"");
+	pos = khist_puts(buf, size, pos, "\"");
 	for (i = 0; i < def->nr_args; i++) {
 		a = &def->args[i];
 		str = a->type->print == KHIST_EPP_STRING;
 		for (k = 0; k < (a->count ? a->count : 1); k++) {
-			pos = ep_puts(buf, size, pos,
+			pos = khist_puts(buf, size, pos,
 				      str ? ", __get_str(" : ", REC->");
-			pos = ep_puts(buf, size, pos, a->name);
+			pos = khist_puts(buf, size, pos, a->name);
 			if (a->count)
 				pos = ep_put_index(buf, size, pos, k);
 			if (str)
-				pos = ep_puts(buf, size, pos, ")");
+				pos = khist_puts(buf, size, pos, ")");
 		}
 	}
 	return pos;
@@ -1104,21 +1060,21 @@ int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size)
 	unsigned int i;
 	int pos = 0;
 
-	pos = ep_puts(buf, size, pos, "e:");
-	pos = ep_puts(buf, size, pos, def->group);
-	pos = ep_puts(buf, size, pos, "/");
-	pos = ep_puts(buf, size, pos, def->event);
-	pos = ep_puts(buf, size, pos, " ");
-	pos = ep_puts(buf, size, pos, def->system);
-	pos = ep_puts(buf, size, pos, ".");
-	pos = ep_puts(buf, size, pos, def->target);
+	pos = khist_puts(buf, size, pos, "e:");
+	pos = khist_puts(buf, size, pos, def->group);
+	pos = khist_puts(buf, size, pos, "/");
+	pos = khist_puts(buf, size, pos, def->event);
+	pos = khist_puts(buf, size, pos, " ");
+	pos = khist_puts(buf, size, pos, def->system);
+	pos = khist_puts(buf, size, pos, ".");
+	pos = khist_puts(buf, size, pos, def->target);
 	for (i = 0; i < def->nr_args; i++) {
-		pos = ep_puts(buf, size, pos, " ");
-		pos = ep_puts(buf, size, pos, def->args[i].name);
-		pos = ep_puts(buf, size, pos, "=");
-		pos = ep_puts(buf, size, pos, def->args[i].text);
+		pos = khist_puts(buf, size, pos, " ");
+		pos = khist_puts(buf, size, pos, def->args[i].name);
+		pos = khist_puts(buf, size, pos, "=");
+		pos = khist_puts(buf, size, pos, def->args[i].text);
 	}
-	pos = ep_puts(buf, size, pos, "\n");
+	pos = khist_puts(buf, size, pos, "\n");
 	return pos;
 }
 
