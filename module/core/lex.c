@@ -133,6 +133,72 @@ int khist_parse_u64(const char *s, size_t len, u64 *val)
 }
 
 /**
+ * khist_parse_long() - parse a signed number like kstrtol(s, 0, ...)
+ * @s:   NUL-terminated text
+ * @val: result
+ *
+ * An optional '-', then what khist_parse_u64() accepts, within a long.
+ *
+ * Context: any.
+ * Return: 0, -EINVAL for bad syntax, -ERANGE when it does not fit.
+ */
+int khist_parse_long(const char *s, long *val)
+{
+	bool neg = *s == '-';
+	u64 u;
+	int ret;
+
+	if (neg)
+		s++;
+	ret = khist_parse_u64(s, strlen(s), &u);
+	if (ret)
+		return ret;
+	if (u > (u64)LONG_MAX + neg)
+		return -ERANGE;
+	*val = neg ? (long)-u : (long)u;
+	return 0;
+}
+
+/**
+ * khist_prefix_ulong() - the number at the start of a text, as
+ * simple_strtoul(s, end, 0)
+ * @s:   NUL-terminated text
+ * @end: set to the first character not taken
+ *
+ * Takes as many digits of the base ("0x" hex, leading-0 octal, decimal)
+ * as there are, maybe none, and wraps on overflow.
+ *
+ * Context: any.
+ * Return: the value (0 when there were no digits).
+ */
+unsigned long khist_prefix_ulong(const char *s, const char **end)
+{
+	unsigned int base = 10, d;
+	unsigned long v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    khist_isxdigit(s[2])) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0') {
+		base = 8;
+	}
+	for (;; s++) {
+		if (khist_isdigit(*s))
+			d = *s - '0';
+		else if ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
+			d = (*s | 0x20) - 'a' + 10;
+		else
+			break;
+		if (d >= base)
+			break;
+		v = v * base + d;
+	}
+	*end = s;
+	return v;
+}
+
+/**
  * khist_puts() - append a string to a text being built, as snprintf()
  * @buf:  the text (may be NULL when @size is 0, to measure)
  * @size: bytes in @buf

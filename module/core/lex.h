@@ -58,6 +58,8 @@ const char *khist_word(const char *s, size_t *len);
 unsigned int khist_count_words(const char *s, char stop);
 bool khist_good_name(const char *s);
 int khist_parse_u64(const char *s, size_t len, u64 *val);
+int khist_parse_long(const char *s, long *val);
+unsigned long khist_prefix_ulong(const char *s, const char **end);
 int khist_puts(char *buf, size_t size, int pos, const char *str);
 
 #endif /* _KHIST_CORE_LEX_H */
