@@ -86,7 +86,7 @@ static const struct khist_event_schema sys_enter = {
 	.rec_size = 64,
 };
 
-static const struct khist_event_schema sched_exec = {
+static const struct khist_event_schema ev_sched_exec = {
 	.system = "sched",
 	.name = "sched_process_exec",
 	.id = 1,
@@ -95,7 +95,7 @@ static const struct khist_event_schema sched_exec = {
 	.rec_size = 64,
 };
 
-static const struct khist_event_schema sched_fork = {
+static const struct khist_event_schema ev_sched_fork = {
 	.system = "sched",
 	.name = "sched_process_fork",
 	.id = 1,
@@ -120,12 +120,12 @@ struct list_case {
 };
 
 static const struct list_case list_cases[] = {
-	{ &sched_fork, "hist:keys=common_pid",
+	{ &ev_sched_fork, "hist:keys=common_pid",
 	  "hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [active]\n" },
 	{ &kmalloc,
 	  "hist:keys=call_site.sym:vals=bytes_req:sort=bytes_req.descending",
 	  "hist:keys=call_site.sym:vals=hitcount,bytes_req:sort=bytes_req.descending:size=2048 [active]\n" },
-	{ &sched_exec,
+	{ &ev_sched_exec,
 	  "hist:keys=pid:ts0=common_timestamp.usecs if comm==\"cyclictest\"",
 	  "hist:keys=pid:vals=hitcount:ts0=common_timestamp.usecs:sort=hitcount:size=2048:clock=global if comm==\"cyclictest\" [active]\n" },
 	{ &sched_switch,
@@ -140,13 +140,13 @@ static const struct list_case list_cases[] = {
 	  "hist:keys=id.syscall:vals=hitcount:sort=id.syscall.descending,hitcount",
 	  "hist:keys=id.syscall:vals=hitcount:sort=id.syscall.descending,hitcount:size=2048 [active]\n" },
 	/* trigger-hist-expressions.tc: folded constants */
-	{ &sched_fork, "hist:keys=common_pid:x=123",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=123",
 	  "hist:keys=common_pid:vals=hitcount:x=123:sort=hitcount:size=2048 [active]\n" },
-	{ &sched_fork,
+	{ &ev_sched_fork,
 	  "hist:keys=common_pid:x=16-8-4-2,a=64/8/4/2,b=16-8+4+2,c=4*3/2*2,d=4+3*2-2,e=4+6/2-2",
 	  "hist:keys=common_pid:vals=hitcount:x=2,a=1,b=14,c=12,d=8,e=5:sort=hitcount:size=2048 [active]\n" },
 	/* khist: exact constant division (the kernel lists 4) */
-	{ &sched_fork, "hist:keys=common_pid:x=10/3",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=10/3",
 	  "hist:keys=common_pid:vals=hitcount:x=3:sort=hitcount:size=2048 [active]\n" },
 	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:NOHC",
 	  "hist:keys=common_pid:vals=bytes_req:sort=hitcount:size=2048:nohitcount [active]\n" },
@@ -193,13 +193,13 @@ static const struct err_case err_cases[] = {
 	  "hist:keys=common_pid:vals=bytes_req,bytes_alloc:sort=common_pid,bytes_req,bytes_alloc",
 	  "Too many sort fields (Max = 2)", 48 },
 	/* trigger-hist-expressions.tc, all four */
-	{ &sched_fork, "hist:keys=common_pid:x=32+10*3/20-4",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=32+10*3/20-4",
 	  "Too many subexpressions (3 max)", 26 },
-	{ &sched_fork, "hist:keys=common_pid:x=1+2+3+4+5",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=1+2+3+4+5",
 	  "Too many subexpressions (3 max)", 23 },
-	{ &sched_fork, "hist:keys=common_pid:x=-(1)+2",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=-(1)+2",
 	  "Unary minus not supported in sub-expressions", 25 },
-	{ &sched_fork, "hist:keys=common_pid:x=3/0", "Division by zero", 25 },
+	{ &ev_sched_fork, "hist:keys=common_pid:x=3/0", "Division by zero", 25 },
 	/* binder errors */
 	{ &kmalloc, "hist:keys=junk", "Couldn't find field", 10 },
 	{ &kmalloc, "hist:keys=ptr.junk", "Invalid field modifier", 14 },
@@ -253,7 +253,7 @@ static const struct err_case err_cases[] = {
 	  "hist:keys=next_pid:vals=hitcount,a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p",
 	  "Couldn't find field", 20 },
 	/* khist limits and khist messages */
-	{ &sched_exec, "hist:keys=filename,filename,filename,filename,pid",
+	{ &ev_sched_exec, "hist:keys=filename,filename,filename,filename,pid",
 	  "Compound key too large (max 1024 bytes)", 46 },
 	{ &sys_enter, "hist:keys=args",
 	  "Field type can not be used in a hist trigger", 10 },
@@ -393,7 +393,7 @@ static void hist_bind_key_layout(struct kunit *test)
 
 	/* two dynamic strings: impossible in the kernel, fine in khist */
 	KUNIT_ASSERT_EQ(test,
-			khist_hist_compile(cmd2, strlen(cmd2), &sched_exec,
+			khist_hist_compile(cmd2, strlen(cmd2), &ev_sched_exec,
 					   NULL, &sp, NULL),
 			0);
 	KUNIT_EXPECT_EQ(test, sp->keys[1].offset, 256);
