@@ -60,7 +60,7 @@ struct kunit_suite {
 
 __printf(4, 5) void kunit_fail_at(struct kunit *test, const char *file,
 				  int line, const char *fmt, ...);
-void __noreturn kstm_abort(struct kunit *test);
+void kstm_abort(struct kunit *test);
 
 #define kunit_info(test, fmt, ...) printk(KERN_INFO "    # " fmt, ##__VA_ARGS__)
 #define kunit_err(test, fmt, ...) printk(KERN_INFO "    # " fmt, ##__VA_ARGS__)

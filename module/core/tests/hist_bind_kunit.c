@@ -68,7 +68,7 @@ static const struct khist_event_schema sched_switch = {
 	.rec_size = 64,
 };
 
-static const struct khist_event_schema kmalloc = {
+static const struct khist_event_schema ev_kmalloc = {
 	.system = "kmem",
 	.name = "kmalloc",
 	.id = 1,
@@ -122,7 +122,7 @@ struct list_case {
 static const struct list_case list_cases[] = {
 	{ &ev_sched_fork, "hist:keys=common_pid",
 	  "hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [active]\n" },
-	{ &kmalloc,
+	{ &ev_kmalloc,
 	  "hist:keys=call_site.sym:vals=bytes_req:sort=bytes_req.descending",
 	  "hist:keys=call_site.sym:vals=hitcount,bytes_req:sort=bytes_req.descending:size=2048 [active]\n" },
 	{ &ev_sched_exec,
@@ -131,7 +131,7 @@ static const struct list_case list_cases[] = {
 	{ &sched_switch,
 	  "hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,$saved_pid,next_prio) if next_comm==\"cyclictest\"",
 	  "hist:keys=next_pid:vals=hitcount:wakeup_lat=common_timestamp.usecs-$ts0:sort=hitcount:size=2048:clock=global:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,$saved_pid,next_prio) if next_comm==\"cyclictest\" [active]\n" },
-	{ &kmalloc, "hist:name=foo:keys=ptr.hex:vals=bytes_alloc",
+	{ &ev_kmalloc, "hist:name=foo:keys=ptr.hex:vals=bytes_alloc",
 	  "hist:name=foo:keys=ptr.hex:vals=hitcount,bytes_alloc:sort=hitcount:size=2048 [active]\n" },
 	{ &sched_switch,
 	  "hist:keys=prev_pid,prev_prio,next_pid.buckets=10:sort=next_pid.buckets=10",
@@ -148,9 +148,9 @@ static const struct list_case list_cases[] = {
 	/* khist: exact constant division (the kernel lists 4) */
 	{ &ev_sched_fork, "hist:keys=common_pid:x=10/3",
 	  "hist:keys=common_pid:vals=hitcount:x=3:sort=hitcount:size=2048 [active]\n" },
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:NOHC",
+	{ &ev_kmalloc, "hist:keys=common_pid:vals=bytes_req:NOHC",
 	  "hist:keys=common_pid:vals=bytes_req:sort=hitcount:size=2048:nohitcount [active]\n" },
-	{ &kmalloc,
+	{ &ev_kmalloc,
 	  "hist:keys=stacktrace,cpu:vals=hitcount.percent,bytes_req.graph:pause",
 	  "hist:keys=common_stacktrace,common_cpu:vals=hitcount,hitcount.percent,bytes_req.graph:sort=hitcount:size=2048 [active]\n" },
 	{ &sched_switch, "hist:keys=$testpid:testpid=next_pid:size=100",
@@ -181,15 +181,15 @@ struct err_case {
 
 static const struct err_case err_cases[] = {
 	/* trigger-hist-syntax-errors.tc, all five */
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid,junk",
+	{ &ev_kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid,junk",
 	  "Sort field must be a key or a val", 52 },
-	{ &kmalloc,
+	{ &ev_kmalloc,
 	  "hist:keys=common_pid:vals=bytes_req:sort=", "Empty assignment", 36 },
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid,",
+	{ &ev_kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid,",
 	  "Empty sort field", 36 },
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid.junk",
+	{ &ev_kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid.junk",
 	  "Invalid sort modifier", 52 },
-	{ &kmalloc,
+	{ &ev_kmalloc,
 	  "hist:keys=common_pid:vals=bytes_req,bytes_alloc:sort=common_pid,bytes_req,bytes_alloc",
 	  "Too many sort fields (Max = 2)", 48 },
 	/* trigger-hist-expressions.tc, all four */
@@ -201,24 +201,24 @@ static const struct err_case err_cases[] = {
 	  "Unary minus not supported in sub-expressions", 25 },
 	{ &ev_sched_fork, "hist:keys=common_pid:x=3/0", "Division by zero", 25 },
 	/* binder errors */
-	{ &kmalloc, "hist:keys=junk", "Couldn't find field", 10 },
-	{ &kmalloc, "hist:keys=ptr.junk", "Invalid field modifier", 14 },
-	{ &kmalloc, "hist:keys=ptr.percent", "Invalid field modifier", 14 },
-	{ &kmalloc, "hist:keys=ptr.execname", "Invalid field modifier", 14 },
-	{ &kmalloc, "hist:keys=ptr.buckets=0", "Invalid field modifier", 22 },
-	{ &kmalloc, "hist:keys=ptr.bucketz=4", "Invalid field modifier", 20 },
-	{ &kmalloc, "hist:keys=ptr.stacktrace", "Invalid field modifier", 10 },
-	{ &kmalloc, "hist:keys=ptr:vals=bytes_req.log2",
+	{ &ev_kmalloc, "hist:keys=junk", "Couldn't find field", 10 },
+	{ &ev_kmalloc, "hist:keys=ptr.junk", "Invalid field modifier", 14 },
+	{ &ev_kmalloc, "hist:keys=ptr.percent", "Invalid field modifier", 14 },
+	{ &ev_kmalloc, "hist:keys=ptr.execname", "Invalid field modifier", 14 },
+	{ &ev_kmalloc, "hist:keys=ptr.buckets=0", "Invalid field modifier", 22 },
+	{ &ev_kmalloc, "hist:keys=ptr.bucketz=4", "Invalid field modifier", 20 },
+	{ &ev_kmalloc, "hist:keys=ptr.stacktrace", "Invalid field modifier", 10 },
+	{ &ev_kmalloc, "hist:keys=ptr:vals=bytes_req.log2",
 	  "Invalid field modifier", 19 },
-	{ &kmalloc, "hist:keys=ptr:vals=call_site.sym",
+	{ &ev_kmalloc, "hist:keys=ptr:vals=call_site.sym",
 	  "Invalid field modifier", 19 },
-	{ &kmalloc, "hist:keys=ptr:vals=common_stacktrace",
+	{ &ev_kmalloc, "hist:keys=ptr:vals=common_stacktrace",
 	  "Invalid field modifier", 19 },
-	{ &kmalloc, "hist:keys=ptr:xx=bytes_req.graph",
+	{ &ev_kmalloc, "hist:keys=ptr:xx=bytes_req.graph",
 	  "Invalid field modifier", 27 },
-	{ &kmalloc, "hist:keys=ptr:xx=bytes_req.log2", "Invalid field modifier",
+	{ &ev_kmalloc, "hist:keys=ptr:xx=bytes_req.log2", "Invalid field modifier",
 	  17 },
-	{ &kmalloc, "hist:keys=ptr:vals=hitcount:NOHC",
+	{ &ev_kmalloc, "hist:keys=ptr:vals=hitcount:NOHC",
 	  "Non-hitcount value is required for 'nohitcount'", 0 },
 	{ &sched_switch, "hist:keys=next_pid:x=prev_comm+1",
 	  "String type can not be an operand in expression", 21 },
@@ -299,7 +299,7 @@ static void hist_bind_listing(struct kunit *test)
 {
 	struct khist_hist_spec *sp, *sp2;
 	struct khist_hist_err err;
-	char buf[1024], buf2[1024];
+	static char buf[1024], buf2[1024];
 	unsigned int i;
 	int n;
 
