@@ -120,6 +120,7 @@ static int trig_count(const char *t, size_t from, size_t to,
 		      struct khist_trig_cmd *tc)
 {
 	size_t e = trig_find(t, from, to, ':');
+	int ret;
 	u64 n;
 
 	tc->counted = true;
@@ -128,9 +129,15 @@ static int trig_count(const char *t, size_t from, size_t to,
 	 * A count is an unsigned long that the listing prints as a long:
 	 * beyond LONG_MAX only ULONG_MAX, ftrace's "unlimited", is taken.
 	 */
-	if (e == from || khist_parse_u64(t + from, e - from, &n) ||
-	    n > ULONG_MAX || (n > LONG_MAX && n != ULONG_MAX))
-		return trig_fail(tc, KHIST_TRERR_INVALID_COUNT, from);
+	ret = e == from ? -EINVAL : khist_parse_u64(t + from, e - from, &n);
+	if (!ret && n > ULONG_MAX)
+		ret = -ERANGE;
+	if (!ret && n > LONG_MAX && n != ULONG_MAX)
+		ret = -EINVAL;
+	if (ret) {
+		trig_fail(tc, KHIST_TRERR_INVALID_COUNT, from);
+		return ret;
+	}
 	tc->count = n == ULONG_MAX ? U64_MAX : n;
 	return 0;
 }
@@ -195,7 +202,8 @@ static int trig_params(const char *t, size_t n, struct khist_trig_cmd *tc)
  * parser reads the parameters.
  *
  * Context: any; no allocation.
- * Return: 0, or -EINVAL with @tc->err and @tc->pos set.
+ * Return: 0, or with @tc->err and @tc->pos set the errno ftrace gives:
+ * -ERANGE for a count that overflows, -EINVAL for anything else.
  */
 int khist_trigger_parse(const char *text, struct khist_trig_cmd *tc)
 {

@@ -10,8 +10,8 @@
  * the kernel glue of module/triggers/cmd.c parses today, with strsep() on
  * a copy (independently of the parser, which never writes to the text):
  * the same command, removal flag, target, count, filter text, hist
- * parameters, and the same error code with the same caret; every span
- * lies inside the text; nothing stays allocated.
+ * parameters, and the same errno and error code with the same caret;
+ * every span lies inside the text; nothing stays allocated.
  */
 #include <ctype.h>
 #include <kshim/kernel.h>
@@ -166,7 +166,7 @@ static void model(const char *in, char *cmd, struct m_res *r)
 		if (!ret && n > LONG_MAX && n != ULONG_MAX)
 			ret = -EINVAL;
 		if (ret) {
-			r->ret = -EINVAL;
+			r->ret = ret;
 			r->err = KHIST_TRERR_INVALID_COUNT;
 			r->pos = POS(number);
 			return;

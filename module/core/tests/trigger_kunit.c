@@ -19,7 +19,8 @@ static const char *trig_render(const char *text, char *buf, size_t size)
 	int ret = khist_trigger_parse(text, &tc), n;
 
 	if (ret) {
-		snprintf(buf, size, "err=%d@%u", tc.err, tc.pos);
+		snprintf(buf, size, "err=%d@%u%s", tc.err, tc.pos,
+			 ret == -ERANGE ? " ERANGE" : ret != -EINVAL ? " ?" : "");
 		return buf;
 	}
 	n = snprintf(buf, size, "%s%s", khist_trigger_kind_name(tc.kind),
@@ -60,7 +61,9 @@ static const struct trig_case {
 	{ "traceon:18446744073709551615", "traceon n=unlimited" },
 	{ "traceon:9223372036854775808", E(4, 8) },
 	{ "traceon:18446744073709551614", E(4, 8) },
-	{ "traceon:18446744073709551616", E(4, 8) },
+	{ "traceon:18446744073709551616", E(4, 8) " ERANGE" },
+	{ "snapshot:99999999999999999999", E(4, 9) " ERANGE" },
+	{ "enable_event:a:b:0x10000000000000000", E(4, 17) " ERANGE" },
 	{ "traceon:08", E(4, 8) },
 	{ "traceon:0x", E(4, 8) },
 	{ "traceon:5x", E(4, 8) },
