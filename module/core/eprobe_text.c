@@ -138,7 +138,8 @@ const struct khist_ep_type *khist_ep_find_type(const char *name)
 	if (name[0] == 'b') {
 		/* b<width>@<offset>/<container bits> */
 		slash = strchr(name, '/');
-		if (!slash || khist_parse_u64(slash + 1, strlen(slash + 1), &bits))
+		if (!slash ||
+		    khist_parse_u64(slash + 1, strlen(slash + 1), &bits))
 			return NULL;
 		switch (bits) {
 		case 8:
@@ -208,7 +209,7 @@ int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size)
 		str = a->type->print == KHIST_EPP_STRING;
 		for (k = 0; k < (a->count ? a->count : 1); k++) {
 			pos = khist_puts(buf, size, pos,
-				      str ? ", __get_str(" : ", REC->");
+					 str ? ", __get_str(" : ", REC->");
 			pos = khist_puts(buf, size, pos, a->name);
 			if (a->count)
 				pos = ep_put_index(buf, size, pos, k);

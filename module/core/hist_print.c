@@ -145,8 +145,8 @@ static void print_action(struct khist_out *s, const struct khist_hist_cmd *c,
 		khist_out_puts(s, ").");
 	} else {
 		khist_out_puts(s, a->handler == KHIST_HANDLER_ONMAX ?
-					   ":onmax(" :
-					   ":onchange(");
+					  ":onmax(" :
+					  ":onchange(");
 		khist_out_putn(s, w + a->arg.pos, a->arg.len);
 		khist_out_puts(s, ").");
 	}
@@ -159,7 +159,7 @@ static void print_action(struct khist_out *s, const struct khist_hist_cmd *c,
 			if (i || a->trace_kw)
 				khist_out_puts(s, ",");
 			khist_out_putn(s, w + a->params[i].pos,
-					a->params[i].len);
+				       a->params[i].len);
 		}
 	}
 	khist_out_puts(s, ")");

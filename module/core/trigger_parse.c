@@ -51,7 +51,8 @@ const char *khist_trigger_kind_name(int kind)
  */
 bool khist_trigger_kind_has_target(int kind)
 {
-	return kind >= KHIST_TRIG_ENABLE_EVENT && kind <= KHIST_TRIG_DISABLE_HIST;
+	return kind >= KHIST_TRIG_ENABLE_EVENT &&
+	       kind <= KHIST_TRIG_DISABLE_HIST;
 }
 
 /**
@@ -229,7 +230,8 @@ int khist_trigger_parse(const char *text, struct khist_trig_cmd *tc)
 	tc->remove = text[w] == '!';
 	name = w + tc->remove;
 	for (k = 0; k < KHIST_TRIG_NR; k++)
-		if (strlen(trig_names[k]) == tc->word.pos + tc->word.len - name &&
+		if (strlen(trig_names[k]) ==
+			    tc->word.pos + tc->word.len - name &&
 		    !memcmp(text + name, trig_names[k], strlen(trig_names[k])))
 			tc->kind = k;
 	if (tc->kind < 0)

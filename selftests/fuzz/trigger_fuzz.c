@@ -57,10 +57,11 @@ static int m_kstrtoul(const char *s, unsigned long *v)
 		base = 8;
 	}
 	for (start = i; i < len; i++) {
-		int d = isdigit((unsigned char)s[i]) ? s[i] - '0' :
+		int d = isdigit((unsigned char)s[i]) ?
+				s[i] - '0' :
 			isxdigit((unsigned char)s[i]) ?
-						  tolower(s[i]) - 'a' + 10 :
-						  99;
+				tolower(s[i]) - 'a' + 10 :
+				99;
 
 		if (d >= (int)base)
 			return -EINVAL;
@@ -75,9 +76,9 @@ static int m_kstrtoul(const char *s, unsigned long *v)
 }
 
 static const char *const m_names[] = {
-	"traceon",	"traceoff",	"snapshot",	"stacktrace",
-	"enable_event", "disable_event", "enable_hist", "disable_hist",
-	"hist",
+	"traceon",     "traceoff",     "snapshot",
+	"stacktrace",  "enable_event", "disable_event",
+	"enable_hist", "disable_hist", "hist",
 };
 
 struct m_res {
@@ -103,7 +104,7 @@ static void model(const char *in, char *cmd, struct m_res *r)
 	while (m_space(*text))
 		text++;
 	strcpy(cmd, text);
-#define POS(ptr) ((size_t)((ptr) - cmd) + (size_t)(text - in))
+#define POS(ptr) ((size_t)((ptr)-cmd) + (size_t)(text - in))
 	/* khist_trigger_split() */
 	word = cmd;
 	for (p = cmd; *p && *p != ':' && *p != ' ' && *p != '\t'; p++)
@@ -268,7 +269,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (tc.kind == KHIST_TRIG_HIST) {
 		check(tc.has_params == !!m.params, "hist parameters given");
 		if (m.params)
-			span_is(in, len, tc.params, m.params, "hist parameters");
+			span_is(in, len, tc.params, m.params,
+				"hist parameters");
 	}
 out:
 	dotted(in, len);

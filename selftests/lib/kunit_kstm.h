@@ -51,12 +51,20 @@ struct kunit_suite {
 	struct kunit_case *test_cases;
 };
 
-#define KUNIT_CASE(fn) { .run_case = fn, .name = #fn }
+#define KUNIT_CASE(fn)                      \
+	{                                   \
+		.run_case = fn, .name = #fn \
+	}
 
-/* Suites are found through pointers in one section of the module. */
-#define kunit_test_suite(s)                                   \
-	static struct kunit_suite *const kstm_suite_##s __used \
-		__section("khist_kstm") = &(s)
+/*
+ * Suites are found through pointers in one section of the module, between
+ * the runner's first pointer and kstm_end.c's kstm_last.
+ */
+extern struct kunit_suite *const kstm_last;
+
+#define kunit_test_suite(s)                                               \
+	static struct kunit_suite *const kstm_suite_##s __used __section( \
+		"khist_kstm") = &(s)
 
 __printf(4, 5) void kunit_fail_at(struct kunit *test, const char *file,
 				  int line, const char *fmt, ...);
@@ -102,18 +110,18 @@ void kstm_abort(struct kunit *test);
 #define KUNIT_EXPECT_NOT_NULL(t, p) KUNIT_BIN_CHECK(t, (p) != NULL, ==, 1, 0)
 #define KUNIT_ASSERT_NOT_NULL(t, p) KUNIT_BIN_CHECK(t, (p) != NULL, ==, 1, 1)
 
-#define KUNIT_STR_CHECK(test, a, b, fatal)                                \
-	do {                                                              \
-		const char *__a = (a), *__b = (b);                        \
-		if (!__a || !__b || strcmp(__a, __b)) {                   \
-			kunit_fail_at(test, __FILE__, __LINE__,           \
-				      "expected %s == %s: got \"%s\", "   \
-				      "want \"%s\"",                      \
-				      #a, #b, __a ? __a : "(null)",       \
-				      __b ? __b : "(null)");              \
-			if (fatal)                                        \
-				kstm_abort(test);                         \
-		}                                                         \
+#define KUNIT_STR_CHECK(test, a, b, fatal)                              \
+	do {                                                            \
+		const char *__a = (a), *__b = (b);                      \
+		if (!__a || !__b || strcmp(__a, __b)) {                 \
+			kunit_fail_at(test, __FILE__, __LINE__,         \
+				      "expected %s == %s: got \"%s\", " \
+				      "want \"%s\"",                    \
+				      #a, #b, __a ? __a : "(null)",     \
+				      __b ? __b : "(null)");            \
+			if (fatal)                                      \
+				kstm_abort(test);                       \
+		}                                                       \
 	} while (0)
 
 #define KUNIT_EXPECT_STREQ(t, a, b) KUNIT_STR_CHECK(t, a, b, 0)

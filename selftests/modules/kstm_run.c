@@ -10,6 +10,10 @@
  * A case fails, as in userspace, when it leaves an allocation made
  * through the counted allocator.
  */
+/* KTAP lines start at the line's start: no "khist_core_test: " prefix. */
+#undef pr_fmt
+#define pr_fmt(fmt) fmt
+
 #include <linux/atomic.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
@@ -30,9 +34,8 @@ static void kstm_real_free(const void *p)
 #include "kunit_kstm.h"
 
 /* The first pointer of the suite section: the end is kstm_end.c's. */
-static struct kunit_suite *const kstm_first __used
-	__section("khist_kstm") = NULL;
-extern struct kunit_suite *const kstm_last;
+static struct kunit_suite *const
+	kstm_first __used __section("khist_kstm") = NULL;
 
 static atomic_long_t kstm_live = ATOMIC_LONG_INIT(0);
 static atomic_long_t kstm_countdown = ATOMIC_LONG_INIT(-1);
@@ -165,7 +168,7 @@ void kunit_fail_at(struct kunit *test, const char *file, int line,
 	va_start(ap, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &ap;
-	printk(KERN_INFO "        # %s:%d: %pV\n", kbasename(file), line, &vaf);
+	pr_info("        # %s:%d: %pV\n", kbasename(file), line, &vaf);
 	va_end(ap);
 }
 
@@ -203,13 +206,12 @@ static bool kstm_case(struct kunit_suite *s, struct kunit_case *c)
 	struct task_struct *t;
 
 	if (s->init && s->init(&test)) {
-		printk(KERN_INFO "        # %s: suite init failed\n", c->name);
+		pr_info("        # %s: suite init failed\n", c->name);
 		return false;
 	}
 	t = kthread_run(kstm_thread, &job, "khist_kstm");
 	if (IS_ERR(t)) {
-		printk(KERN_INFO "        # %s: no thread (%ld)\n", c->name,
-		       PTR_ERR(t));
+		pr_info("        # %s: no thread (%ld)\n", c->name, PTR_ERR(t));
 		test.failed = 1;
 	} else {
 		/* Wake now and then: a long case is no hung task. */
@@ -220,8 +222,8 @@ static bool kstm_case(struct kunit_suite *s, struct kunit_case *c)
 		s->exit(&test);
 	kshim_fail_after(-1);
 	if (kshim_live_allocations() != before) {
-		printk(KERN_INFO "        # %s: leaked %ld allocation(s)\n",
-		       c->name, kshim_live_allocations() - before);
+		pr_info("        # %s: leaked %ld allocation(s)\n", c->name,
+			kshim_live_allocations() - before);
 		test.failed = 1;
 	}
 	return !test.failed;
@@ -229,7 +231,8 @@ static bool kstm_case(struct kunit_suite *s, struct kunit_case *c)
 
 static int __init khist_core_test_init(void)
 {
-	struct kunit_suite *const *first = &kstm_first + 1, *const *end;
+	struct kunit_suite *const *first = &kstm_first + 1;
+	struct kunit_suite *const *end;
 	unsigned int i = 0, pass = 0, fail = 0;
 	struct kunit_suite *const *sp;
 	struct kunit_case *c;
@@ -240,28 +243,29 @@ static int __init khist_core_test_init(void)
 	end = &kstm_last;
 	OPTIMIZER_HIDE_VAR(first);
 	OPTIMIZER_HIDE_VAR(end);
-	printk(KERN_INFO "KTAP version 1\n1..%u\n", (unsigned int)(end - first));
+	pr_info("KTAP version 1\n");
+	pr_info("1..%u\n", (unsigned int)(end - first));
 	for (sp = first; sp < end; sp++) {
 		struct kunit_suite *s = *sp;
 
 		for (n = 0; s->test_cases[n].run_case; n++)
 			;
-		printk(KERN_INFO "    KTAP version 1\n    # Subtest: %s\n    1..%d\n",
-		       s->name, n);
+		pr_info("    KTAP version 1\n");
+		pr_info("    # Subtest: %s\n", s->name);
+		pr_info("    1..%d\n", n);
 		ok = true;
 		for (c = s->test_cases, n = 1; c->run_case; c++, n++) {
 			bool passed = kstm_case(s, c);
 
-			printk(KERN_INFO "    %sok %d %s\n", passed ? "" : "not ",
-			       n, c->name);
+			pr_info("    %sok %d %s\n", passed ? "" : "not ", n,
+				c->name);
 			pass += passed;
 			fail += !passed;
 			ok &= passed;
 		}
-		printk(KERN_INFO "%sok %u %s\n", ok ? "" : "not ", ++i,
-		       s->name);
+		pr_info("%sok %u %s\n", ok ? "" : "not ", ++i, s->name);
 	}
-	printk(KERN_INFO "# khist_core_test: pass:%u fail:%u\n", pass, fail);
+	pr_info("# khist_core_test: pass:%u fail:%u\n", pass, fail);
 	return fail ? -EINVAL : 0;
 }
 

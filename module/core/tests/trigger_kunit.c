@@ -20,7 +20,9 @@ static const char *trig_render(const char *text, char *buf, size_t size)
 
 	if (ret) {
 		snprintf(buf, size, "err=%d@%u%s", tc.err, tc.pos,
-			 ret == -ERANGE ? " ERANGE" : ret != -EINVAL ? " ?" : "");
+			 ret == -ERANGE ? " ERANGE" :
+			 ret != -EINVAL ? " ?" :
+					  "");
 		return buf;
 	}
 	n = snprintf(buf, size, "%s%s", khist_trigger_kind_name(tc.kind),
@@ -88,9 +90,7 @@ static const struct trig_case {
 	{ "traceon:x5 iff", E(5, 8) },
 	{ "traceon:5x iff", E(4, 8) },
 	/* Latin-1 blanks: skipped after the word, not a separator */
-	{ "traceon:\xa0"
-	  "5",
-	  "traceon n=5" },
+	{ "traceon:\2405", "traceon n=5" },
 	{ "traceon:5\xa0if x", E(4, 8) },
 	{ "traceon:5 \xa0 if x", "traceon n=5 if=[x]" },
 	/* blanks before the command; the caret counts them */
@@ -146,13 +146,12 @@ static void trigger_parse_table(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(trig_cases); i++) {
-		const char *got = trig_render(trig_cases[i].text, buf,
-					      sizeof(buf));
+		const char *got =
+			trig_render(trig_cases[i].text, buf, sizeof(buf));
 
 		if (strcmp(got, trig_cases[i].want))
 			KUNIT_FAIL(test, "\"%s\": got \"%s\", want \"%s\"",
-				   trig_cases[i].text, got,
-				   trig_cases[i].want);
+				   trig_cases[i].text, got, trig_cases[i].want);
 	}
 }
 
@@ -190,9 +189,9 @@ static void trigger_error_texts(struct kunit *test)
 static void trigger_kinds(struct kunit *test)
 {
 	static const char *const names[] = {
-		"traceon",	"traceoff",	 "snapshot",
-		"stacktrace",	"enable_event",	 "disable_event",
-		"enable_hist",	"disable_hist",	 "hist",
+		"traceon",     "traceoff",     "snapshot",
+		"stacktrace",  "enable_event", "disable_event",
+		"enable_hist", "disable_hist", "hist",
 	};
 	unsigned int k;
 
@@ -242,18 +241,19 @@ static void trigger_split_dotted(struct kunit *test)
 		if (!ret)
 			continue;
 		KUNIT_EXPECT_EQ(test, sys.len, strlen(cases[i].sys));
-		KUNIT_EXPECT_TRUE(test, !strncmp(s + sys.pos, cases[i].sys,
-						 sys.len));
+		KUNIT_EXPECT_TRUE(test,
+				  !strncmp(s + sys.pos, cases[i].sys, sys.len));
 		KUNIT_EXPECT_EQ(test, event.len, strlen(cases[i].event));
-		KUNIT_EXPECT_TRUE(test, !strncmp(s + event.pos,
-						 cases[i].event, event.len));
+		KUNIT_EXPECT_TRUE(test, !strncmp(s + event.pos, cases[i].event,
+						 event.len));
 	}
 }
 
-static struct kunit_case trigger_cases[] = {
-	KUNIT_CASE(trigger_parse_table), KUNIT_CASE(trigger_error_texts),
-	KUNIT_CASE(trigger_kinds), KUNIT_CASE(trigger_split_dotted), {}
-};
+static struct kunit_case trigger_cases[] = { KUNIT_CASE(trigger_parse_table),
+					     KUNIT_CASE(trigger_error_texts),
+					     KUNIT_CASE(trigger_kinds),
+					     KUNIT_CASE(trigger_split_dotted),
+					     {} };
 
 static struct kunit_suite trigger_suite = {
 	.name = "khist_trigger_parse",
