@@ -26,26 +26,11 @@
 #include <linux/preempt.h>
 #include <linux/stddef.h>
 #include "../../module/core/schema.h"
+#include <khist/out.h>
 
 struct khist_event;
 struct ring_buffer_event;
 struct trace_buffer;
-
-/**
- * struct khist_out - a text buffer the print functions append to
- * @buf:  storage
- * @size: bytes in @buf
- * @len:  bytes used; may exceed @size - 1 when output was cut
- * @kaddr: the reader may see kernel addresses (opened with CAP_SYSLOG);
- *         when false, khist_out_printf() prints the hashed %p form where
- *         a pointer conversion would print an address
- */
-struct khist_out {
-	char *buf;
-	size_t size;
-	size_t len;
-	bool kaddr;
-};
 
 /**
  * struct khist_flag_name - one entry of a __print_flags() /

@@ -4,6 +4,7 @@
  */
 #include "core_env.h"
 #include "cmd_split.h"
+#include "lex.h"
 
 /**
  * khist_cmd_split_run() - run a write to a line-based command file
@@ -62,14 +63,6 @@ ssize_t khist_cmd_split_run(struct khist_cmd_split *s)
 	return done;
 }
 
-/* The kernel's isspace(): also 0xa0 (Latin-1 no-break space). */
-static bool khist_cmd_blank(char c)
-{
-	unsigned char u = c;
-
-	return u == ' ' || (u >= '\t' && u <= '\r') || u == 0xa0;
-}
-
 /**
  * khist_trigger_split() - cut a trigger command into its name and params
  * @text:   the command, NUL ended; changed in place
@@ -86,7 +79,7 @@ char *khist_trigger_split(char *text, char **params)
 {
 	char *word, *p;
 
-	while (khist_cmd_blank(*text))
+	while (khist_isspace(*text))
 		text++;
 	word = text;
 	for (p = text; *p && *p != ':' && *p != ' ' && *p != '\t'; p++)
@@ -95,7 +88,7 @@ char *khist_trigger_split(char *text, char **params)
 	if (!*p)
 		return word;
 	*p++ = '\0';
-	while (khist_cmd_blank(*p))
+	while (khist_isspace(*p))
 		p++;
 	if (*p)
 		*params = p;

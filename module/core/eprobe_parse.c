@@ -2,8 +2,8 @@
 /*
  * eprobe_parse.c - the language of event probe definitions (e: lines of
  * `dynamic_events`): names, the event attached to, fetch arguments and
- * their types, and the texts derived from them (format, print fmt,
- * listing).
+ * their types. The tables and the texts derived from a definition are in
+ * eprobe_text.c.
  *
  * The order of the checks, the word and offset each error points at and
  * the quirks (an unnamed argument is called argN, a dereference's caret
@@ -12,97 +12,7 @@
  * selftests see them through error_log. See Documentation/eprobes.rst.
  */
 #include "eprobe_parse.h"
-#include "hist_parse.h"
-
-static const char *const ep_err_text[KHIST_EPERR_COUNT] = {
-	[KHIST_EPERR_NO_GROUP_NAME] = "Group name is not specified",
-	[KHIST_EPERR_GROUP_TOO_LONG] = "Group name is too long",
-	[KHIST_EPERR_BAD_GROUP_NAME] =
-		"Group name must follow the same rules as C identifiers",
-	[KHIST_EPERR_NO_EVENT_NAME] = "Event name is not specified",
-	[KHIST_EPERR_EVENT_TOO_LONG] = "Event name is too long",
-	[KHIST_EPERR_BAD_EVENT_NAME] =
-		"Event name must follow the same rules as C identifiers",
-	[KHIST_EPERR_EVENT_EXIST] =
-		"Given group/event name is already used by another event",
-	[KHIST_EPERR_BAD_VAR] = "Invalid $-variable specified",
-	[KHIST_EPERR_BAD_MEM_ADDR] = "Invalid memory address",
-	[KHIST_EPERR_BAD_IMM] = "Invalid immediate value",
-	[KHIST_EPERR_IMMSTR_NO_CLOSE] = "String is not closed with '\"'",
-	[KHIST_EPERR_FILE_ON_KPROBE] =
-		"File offset is not available with kprobe",
-	[KHIST_EPERR_TOO_MANY_OPS] = "Dereference is too much nested",
-	[KHIST_EPERR_DEREF_NEED_BRACE] = "Dereference needs a brace",
-	[KHIST_EPERR_BAD_DEREF_OFFS] = "Invalid dereference offset",
-	[KHIST_EPERR_DEREF_OPEN_BRACE] = "Dereference brace is not closed",
-	[KHIST_EPERR_COMM_CANT_DEREF] = "$comm can not be dereferenced",
-	[KHIST_EPERR_BAD_FETCH_ARG] = "Invalid fetch argument",
-	[KHIST_EPERR_ARRAY_NO_CLOSE] = "Array is not closed",
-	[KHIST_EPERR_BAD_ARRAY_SUFFIX] = "Array has wrong suffix",
-	[KHIST_EPERR_BAD_ARRAY_NUM] = "Invalid array size",
-	[KHIST_EPERR_ARRAY_TOO_BIG] = "Array number is too big",
-	[KHIST_EPERR_BAD_TYPE] = "Unknown type is specified",
-	[KHIST_EPERR_BAD_STRING] = "String accepts only memory argument",
-	[KHIST_EPERR_BAD_SYMSTRING] =
-		"Symbol String doesn't accept data/userdata",
-	[KHIST_EPERR_BAD_BITFIELD] = "Invalid bitfield",
-	[KHIST_EPERR_ARG_NAME_TOO_LONG] = "Argument name is too long",
-	[KHIST_EPERR_NO_ARG_NAME] = "Argument name is not specified",
-	[KHIST_EPERR_BAD_ARG_NAME] =
-		"Argument name must follow the same rules as C identifiers",
-	[KHIST_EPERR_USED_ARG_NAME] = "This argument name is already used",
-	[KHIST_EPERR_ARG_TOO_LONG] = "Argument expression is too long",
-	[KHIST_EPERR_NO_ARG_BODY] = "No argument expression",
-	[KHIST_EPERR_NO_EVENT_INFO] =
-		"This requires both group and event name to attach",
-	[KHIST_EPERR_BAD_ATTACH_EVENT] = "Attached event does not exist",
-	[KHIST_EPERR_NO_EP_FILTER] = "No filter rule after 'if'",
-	[KHIST_EPERR_NOSUP_BTFARG] = "BTF is not available or not supported",
-	[KHIST_EPERR_EVENT_TOO_BIG] = "Event too big (too many fields?)",
-	[KHIST_EPERR_NO_SYMBOLS] =
-		"Kernel symbols cannot be looked up by khist; use @<address>",
-};
-
-/**
- * khist_ep_err_text() - the error_log text of an error code
- * @err: enum khist_ep_errcode
- *
- * Context: any.
- * Return: the text, "" for KHIST_EPERR_NONE or an unknown code.
- */
-const char *khist_ep_err_text(int err)
-{
-	if (err <= KHIST_EPERR_NONE || err >= KHIST_EPERR_COUNT)
-		return "";
-	return ep_err_text[err];
-}
-
-/* ftrace's conversions for 64-bit values: "%L" with u, d or x. */
-#define EP_L "L"
-
-static const struct khist_ep_type ep_types[] = {
-	{ "string", "__data_loc char[]", "\\\"%s\\\"", 4, 1, KHIST_EPP_STRING },
-	{ "ustring", "__data_loc char[]", "\\\"%s\\\"", 4, 1,
-	  KHIST_EPP_STRING },
-	{ "symstr", "__data_loc char[]", "\\\"%s\\\"", 4, 1, KHIST_EPP_STRING },
-	{ "u8", "u8", "%u", 1, 0, KHIST_EPP_UNSIGNED },
-	{ "u16", "u16", "%u", 2, 0, KHIST_EPP_UNSIGNED },
-	{ "u32", "u32", "%u", 4, 0, KHIST_EPP_UNSIGNED },
-	{ "u64", "u64", "%" EP_L "u", 8, 0, KHIST_EPP_UNSIGNED },
-	{ "s8", "s8", "%d", 1, 1, KHIST_EPP_SIGNED },
-	{ "s16", "s16", "%d", 2, 1, KHIST_EPP_SIGNED },
-	{ "s32", "s32", "%d", 4, 1, KHIST_EPP_SIGNED },
-	{ "s64", "s64", "%" EP_L "d", 8, 1, KHIST_EPP_SIGNED },
-	{ "x8", "u8", "0x%x", 1, 0, KHIST_EPP_HEX },
-	{ "x16", "u16", "0x%x", 2, 0, KHIST_EPP_HEX },
-	{ "x32", "u32", "0x%x", 4, 0, KHIST_EPP_HEX },
-	{ "x64", "u64", "0x%" EP_L "x", 8, 0, KHIST_EPP_HEX },
-	{ "char", "u8", "'%c'", 1, 0, KHIST_EPP_CHAR },
-	{ "symbol", "u64", "%pS", 8, 0, KHIST_EPP_SYMBOL },
-};
-
-/* What an argument without a type is fetched as: a long, in hex. */
-#define EP_DEFAULT_TYPE "x64"
+#include "lex.h"
 
 /* Field names an argument may not take. */
 static const char *const ep_reserved[] = {
@@ -110,43 +20,13 @@ static const char *const ep_reserved[] = {
 	"common_tgid", "__probe_ip",   "__probe_ret_ip",       "__probe_func",
 };
 
-/* ---- characters and numbers (the kernel's ctype and kstrto*) ---------- */
-
-static bool ep_space(char ch)
-{
-	unsigned char c = ch;
-
-	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
-}
-
-static bool ep_alpha(char ch)
-{
-	unsigned char c = ch, l = c | 0x20;
-
-	return (l >= 'a' && l <= 'z') || (c >= 0xc0 && c != 0xd7 && c != 0xf7);
-}
-
-static bool ep_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* A C identifier: event and argument names. */
-static bool ep_good_name(const char *s)
-{
-	if (!ep_alpha(*s) && *s != '_')
-		return false;
-	while (*++s)
-		if (!ep_alpha(*s) && !ep_digit(*s) && *s != '_')
-			return false;
-	return true;
-}
+/* ---- names and numbers ------------------------------------------------ */
 
 /* A group name may also start with a digit. */
 static bool ep_good_group(const char *s)
 {
 	do {
-		if (!ep_alpha(*s) && !ep_digit(*s) && *s != '_')
+		if (!khist_isalnum(*s) && *s != '_')
 			return false;
 	} while (*++s);
 	return true;
@@ -155,51 +35,6 @@ static bool ep_good_group(const char *s)
 static int ep_strtou64(const char *s, u64 *v)
 {
 	return khist_parse_u64(s, strlen(s), v);
-}
-
-/* kstrtol(s, 0, v): an optional sign, then a number that fits a long. */
-static int ep_strtol(const char *s, long *v)
-{
-	bool neg = *s == '-';
-	u64 u;
-	int ret;
-
-	ret = ep_strtou64(neg ? s + 1 : s, &u);
-	if (ret)
-		return ret;
-	if (u > (u64)LONG_MAX + neg)
-		return -ERANGE;
-	*v = neg ? (long)-u : (long)u;
-	return 0;
-}
-
-/* simple_strtoul(s, end, 0): as many digits as there are, maybe none. */
-static unsigned long ep_prefix_ul(const char *s, const char **end)
-{
-	unsigned int base = 10, d;
-	unsigned long v = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
-	    (ep_digit(s[2]) ||
-	     ((s[2] | 0x20) >= 'a' && (s[2] | 0x20) <= 'f'))) {
-		base = 16;
-		s += 2;
-	} else if (s[0] == '0') {
-		base = 8;
-	}
-	for (;; s++) {
-		if (ep_digit(*s))
-			d = *s - '0';
-		else if ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
-			d = (*s | 0x20) - 'a' + 10;
-		else
-			break;
-		if (d >= base)
-			break;
-		v = v * base + d;
-	}
-	*end = s;
-	return v;
 }
 
 /* ---- the line and its error positions --------------------------------- */
@@ -223,25 +58,6 @@ struct ep_ctx {
 	const struct khist_event_schema *schema;
 };
 
-/**
- * khist_ep_set_error() - add an error to a parse result
- * @cmd: the result
- * @err: enum khist_ep_errcode
- * @pos: caret position in @cmd->cmd
- *
- * For errors found after parsing (the name is taken). Errors beyond
- * KHIST_EP_ERRS are dropped.
- *
- * Context: any.
- */
-void khist_ep_set_error(struct khist_ep_cmd *cmd, int err, unsigned int pos)
-{
-	if (cmd->nr_err >= KHIST_EP_ERRS)
-		return;
-	cmd->err[cmd->nr_err] = err;
-	cmd->pos[cmd->nr_err++] = pos;
-}
-
 /* Log @err at @offs bytes into the current word (past the end: the end). */
 static void ep_err(struct ep_ctx *c, int offs, int err)
 {
@@ -262,20 +78,20 @@ static char **ep_split(char *buf, int *argc)
 	int n = 0, max = 1;
 
 	for (; *p; p++)
-		if (ep_space(*p))
+		if (khist_isspace(*p))
 			max++;
 	argv = kcalloc(max + 1, sizeof(*argv), GFP_KERNEL);
 	if (!argv)
 		return NULL;
 	p = buf;
 	for (;;) {
-		while (ep_space(*p))
-			p++;
-		if (!*p)
+		size_t len;
+
+		p = (char *)khist_word(p, &len);
+		if (!len)
 			break;
 		argv[n++] = p;
-		while (*p && !ep_space(*p))
-			p++;
+		p += len;
 		if (*p)
 			*p++ = '\0';
 	}
@@ -355,7 +171,7 @@ static int ep_parse_name(struct ep_ctx *c, const char **name, char **group,
 		ep_err(c, offs, KHIST_EPERR_EVENT_TOO_LONG);
 		return -EINVAL;
 	}
-	if (!ep_good_name(s)) {
+	if (!khist_good_name(s)) {
 		ep_err(c, offs, KHIST_EPERR_BAD_EVENT_NAME);
 		return -EINVAL;
 	}
@@ -413,7 +229,7 @@ static int ep_parse_deref(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 		return -EINVAL;
 	}
 	*open = '\0';
-	ret = ep_strtol(arg, &offs);
+	ret = khist_parse_long(arg, &offs);
 	if (ret) {
 		ep_err(c, c->offset, KHIST_EPERR_BAD_DEREF_OFFS);
 		return ret;
@@ -468,13 +284,13 @@ static int ep_parse_imm(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 		ch->src = KHIST_EPS_DATA;
 		return 0;
 	}
-	if (ep_digit(arg[1])) {
+	if (khist_isdigit(arg[1])) {
 		ret = ep_strtou64(arg + 1, &u);
 		v = (long)u;
 	} else if (arg[1] == '-') {
-		ret = ep_strtol(arg + 1, &v);
+		ret = khist_parse_long(arg + 1, &v);
 	} else if (arg[1] == '+') {
-		ret = ep_strtol(arg + 2, &v);
+		ret = khist_parse_long(arg + 2, &v);
 	} else {
 		ret = -EINVAL;
 	}
@@ -493,7 +309,7 @@ static int ep_parse_mem(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 	u64 addr;
 	int ret;
 
-	if (!ep_digit(arg[1])) {
+	if (!khist_isdigit(arg[1])) {
 		ep_err(c, c->offset,
 		       arg[1] == '+' ? KHIST_EPERR_FILE_ON_KPROBE :
 				       KHIST_EPERR_NO_SYMBOLS);
@@ -548,45 +364,13 @@ static int ep_parse_fetch(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 	case '\\':
 		return ep_parse_imm(c, arg, ch);
 	default:
-		if (ep_alpha(arg[0]) || arg[0] == '_') {
+		if (khist_isalpha(arg[0]) || arg[0] == '_') {
 			ep_err(c, c->offset, KHIST_EPERR_NOSUP_BTFARG);
 			return -EINVAL;
 		}
 		ep_err(c, c->offset, KHIST_EPERR_BAD_FETCH_ARG);
 		return -EINVAL;
 	}
-}
-
-static const struct khist_ep_type *ep_find_type(const char *name)
-{
-	const char *slash;
-	unsigned int i;
-	u64 bits;
-
-	if (!name)
-		name = EP_DEFAULT_TYPE;
-	if (name[0] == 'b') {
-		/* b<width>@<offset>/<container bits> */
-		slash = strchr(name, '/');
-		if (!slash || ep_strtou64(slash + 1, &bits))
-			return NULL;
-		switch (bits) {
-		case 8:
-			return ep_find_type("u8");
-		case 16:
-			return ep_find_type("u16");
-		case 32:
-			return ep_find_type("u32");
-		case 64:
-			return ep_find_type("u64");
-		default:
-			return NULL;
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(ep_types); i++)
-		if (!strcmp(ep_types[i].name, name))
-			return &ep_types[i];
-	return NULL;
 }
 
 /*
@@ -630,7 +414,7 @@ static char *ep_parse_type(struct ep_ctx *c, char *arg, struct khist_ep_arg *a)
 			a->count = n;
 		}
 	}
-	a->type = ep_find_type(t);
+	a->type = khist_ep_find_type(t);
 	if (!a->type) {
 		ep_err(c, c->offset + (t ? t - arg : 0), KHIST_EPERR_BAD_TYPE);
 		return ERR_PTR(-EINVAL);
@@ -645,11 +429,11 @@ static int ep_parse_bitfield(const char *t, struct khist_ep_arg *a)
 	unsigned long width, offs;
 	const char *end, *p;
 
-	width = ep_prefix_ul(t + 1, &end);
+	width = khist_prefix_ulong(t + 1, &end);
 	if (!width || *end != '@')
 		return -EINVAL;
 	p = end + 1;
-	offs = ep_prefix_ul(p, &end);
+	offs = khist_prefix_ulong(p, &end);
 	if (end == p || *end != '/')
 		return -EINVAL;
 	if (width + offs > bits)
@@ -826,7 +610,7 @@ static int ep_parse_arg(struct ep_ctx *c, struct khist_ep_def *def,
 		if (!end)
 			end = text + strlen(text);
 		a->name = kstrndup(text, end - text, GFP_KERNEL);
-		if (a->name && !ep_good_name(a->name)) {
+		if (a->name && !khist_good_name(a->name)) {
 			kfree(a->name);
 			snprintf(tmp, sizeof(tmp), "arg%u", i + 1);
 			a->name = kstrdup(tmp, GFP_KERNEL);
@@ -835,7 +619,7 @@ static int ep_parse_arg(struct ep_ctx *c, struct khist_ep_def *def,
 	}
 	if (!a->name)
 		return -ENOMEM;
-	if (!ep_good_name(a->name)) {
+	if (!khist_good_name(a->name)) {
 		ep_err(c, 0, KHIST_EPERR_BAD_ARG_NAME);
 		return -EINVAL;
 	}
@@ -1012,194 +796,4 @@ out:
 	kfree(c.argv);
 	kfree(buf);
 	return ret;
-}
-
-/* ---- texts ------------------------------------------------------------- */
-
-/* Append @str at @pos of @buf (as far as it fits); the new length. */
-static int ep_puts(char *buf, size_t size, int pos, const char *str)
-{
-	size_t len = strlen(str), room;
-
-	if (buf && (size_t)pos < size) {
-		room = min(len, size - pos - 1);
-		memcpy(buf + pos, str, room);
-		buf[pos + room] = '\0';
-	}
-	return pos + len;
-}
-
-/* Append "[@v]". */
-static int ep_put_index(char *buf, size_t size, int pos, unsigned int v)
-{
-	char tmp[16];
-
-	snprintf(tmp, sizeof(tmp), "[%u]", v);
-	return ep_puts(buf, size, pos, tmp);
-}
-
-/**
- * khist_ep_print_fmt() - the "print fmt" of an event probe
- * @def:  the definition
- * @buf:  where it goes (may be NULL with @size 0, to measure)
- * @size: bytes in @buf
- *
- * Context: any.
- * Return: its length, without the NUL.
- */
-int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size)
-{
-	const struct khist_ep_arg *a;
-	unsigned int i, k;
-	int pos = 0;
-	bool str;
-
-	pos = ep_puts(buf, size, pos, "\"");
-	for (i = 0; i < def->nr_args; i++) {
-		a = &def->args[i];
-		pos = ep_puts(buf, size, pos, " ");
-		pos = ep_puts(buf, size, pos, a->name);
-		pos = ep_puts(buf, size, pos, "=");
-		if (!a->count) {
-			pos = ep_puts(buf, size, pos, a->type->fmt);
-			continue;
-		}
-		for (k = 0; k < a->count; k++) {
-			pos = ep_puts(buf, size, pos, k ? "," : "{");
-			pos = ep_puts(buf, size, pos, a->type->fmt);
-		}
-		pos = ep_puts(buf, size, pos, "}");
-	}
-	pos = ep_puts(buf, size, pos, "\"");
-	for (i = 0; i < def->nr_args; i++) {
-		a = &def->args[i];
-		str = a->type->print == KHIST_EPP_STRING;
-		for (k = 0; k < (a->count ? a->count : 1); k++) {
-			pos = ep_puts(buf, size, pos,
-				      str ? ", __get_str(" : ", REC->");
-			pos = ep_puts(buf, size, pos, a->name);
-			if (a->count)
-				pos = ep_put_index(buf, size, pos, k);
-			if (str)
-				pos = ep_puts(buf, size, pos, ")");
-		}
-	}
-	return pos;
-}
-
-/**
- * khist_ep_show() - an event probe's line in `dynamic_events`
- * @def:  the definition
- * @buf:  where it goes (may be NULL with @size 0, to measure)
- * @size: bytes in @buf
- *
- * "e:group/event system.event name=text ...", newline included; the
- * filter is not shown (as in ftrace).
- *
- * Context: any.
- * Return: its length, without the NUL.
- */
-int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size)
-{
-	unsigned int i;
-	int pos = 0;
-
-	pos = ep_puts(buf, size, pos, "e:");
-	pos = ep_puts(buf, size, pos, def->group);
-	pos = ep_puts(buf, size, pos, "/");
-	pos = ep_puts(buf, size, pos, def->event);
-	pos = ep_puts(buf, size, pos, " ");
-	pos = ep_puts(buf, size, pos, def->system);
-	pos = ep_puts(buf, size, pos, ".");
-	pos = ep_puts(buf, size, pos, def->target);
-	for (i = 0; i < def->nr_args; i++) {
-		pos = ep_puts(buf, size, pos, " ");
-		pos = ep_puts(buf, size, pos, def->args[i].name);
-		pos = ep_puts(buf, size, pos, "=");
-		pos = ep_puts(buf, size, pos, def->args[i].text);
-	}
-	pos = ep_puts(buf, size, pos, "\n");
-	return pos;
-}
-
-/**
- * khist_ep_fields() - the event's fields, for `format`, filters and hists
- * @def:   the definition
- * @descs: @def->nr_args entries, filled (they point into @def)
- *
- * A string is a __data_loc char[]; an array is a fixed array of its
- * element type.
- *
- * Context: any.
- */
-void khist_ep_fields(const struct khist_ep_def *def,
-		     struct khist_field_desc *descs)
-{
-	const struct khist_ep_arg *a;
-	unsigned int i;
-
-	for (i = 0; i < def->nr_args; i++) {
-		a = &def->args[i];
-		descs[i].name = a->name;
-		descs[i].type = a->ftype;
-		descs[i].offset = a->offset;
-		descs[i].size = a->type->size * (a->count ? a->count : 1);
-		descs[i].is_signed = a->type->is_signed;
-		descs[i].elem_size = a->type->size;
-		if (a->count) {
-			descs[i].kind = KHIST_FK_ARRAY;
-		} else if (a->type->print == KHIST_EPP_STRING) {
-			descs[i].kind = KHIST_FK_DYNSTRING;
-			descs[i].elem_size = 1;
-		} else {
-			descs[i].kind = KHIST_FK_INT;
-		}
-	}
-}
-
-/**
- * khist_ep_match() - does a removal line name this probe?
- * @def:    the probe
- * @system: the group written, or NULL
- * @event:  the event written ("" for a whole group)
- * @argc:   words after the name
- * @argv:   the attached "system.event" (or system/event), then arguments
- *          that must be the probe's first ones, as listed
- *
- * Context: any.
- * Return: true when every given part matches.
- */
-bool khist_ep_match(const struct khist_ep_def *def, const char *system,
-		    const char *event, int argc, const char *const *argv)
-{
-	const char *sep;
-	size_t len;
-	int i;
-
-	if (system && strcmp(def->group, system))
-		return false;
-	if (event[0] && strcmp(def->event, event))
-		return false;
-	if (argc < 1)
-		return true;
-	sep = strchr(argv[0], '/');
-	if (!sep)
-		sep = strchr(argv[0], '.');
-	if (!sep)
-		return false;
-	len = sep - argv[0];
-	if (strncmp(def->system, argv[0], len) || def->system[len] ||
-	    strcmp(def->target, sep + 1))
-		return false;
-	argc--;
-	if ((unsigned int)argc > def->nr_args)
-		return false;
-	for (i = 0; i < argc; i++) {
-		len = strlen(def->args[i].name);
-		if (strncmp(argv[i + 1], def->args[i].name, len) ||
-		    argv[i + 1][len] != '=' ||
-		    strcmp(argv[i + 1] + len + 1, def->args[i].text))
-			return false;
-	}
-	return true;
 }

@@ -303,6 +303,7 @@ void khist_ep_cmd_release(struct khist_ep_cmd *cmd);
 void khist_ep_def_free(struct khist_ep_def *def);
 void khist_ep_set_error(struct khist_ep_cmd *cmd, int err, unsigned int pos);
 const char *khist_ep_err_text(int err);
+const struct khist_ep_type *khist_ep_find_type(const char *name);
 int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size);
 int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size);
 void khist_ep_fields(const struct khist_ep_def *def,

@@ -72,7 +72,7 @@ static int prescan(struct khist_fparse *p, unsigned int *depth,
 	for (i = 0; i < p->len; i++) {
 		char c = p->s[i];
 
-		if (kh_isspace(c))
+		if (khist_isspace(c))
 			continue;
 		if (quote) {
 			if (c == quote)
@@ -236,7 +236,7 @@ static int build(struct khist_fparse *p, struct khist_filter *f,
 
 	while (i < p->len) {
 		c = p->s[i];
-		if (kh_isspace(c)) {
+		if (khist_isspace(c)) {
 			i++;
 			continue;
 		}
@@ -275,7 +275,7 @@ static int build(struct khist_fparse *p, struct khist_filter *f,
 			struct fframe *fr = &frames[top];
 
 			c = at(p, j++);
-			if (kh_isspace(c))
+			if (khist_isspace(c))
 				continue;
 			if ((c == '&' || c == '|') && at(p, j) == c)
 				j++;
@@ -592,7 +592,7 @@ int khist_filter_show(const char *stored, char *buf, size_t size)
 size_t khist_filter_trim(const char *text, size_t len)
 {
 	len = strnlen(text, len);
-	while (len && kh_isspace(text[len - 1]))
+	while (len && khist_isspace(text[len - 1]))
 		len--;
 	return len;
 }
@@ -610,7 +610,7 @@ bool khist_filter_is_clear(const char *text, size_t len)
 	size_t i = 0;
 
 	len = khist_filter_trim(text, len);
-	while (i < len && kh_isspace(text[i]))
+	while (i < len && khist_isspace(text[i]))
 		i++;
 	return len - i == 1 && text[i] == '0';
 }

@@ -147,7 +147,7 @@ static int num_mag(const char *s, u64 *out)
 	bool ovf = false;
 
 	if (s[0] == '0') {
-		if ((s[1] | 0x20) == 'x' && kh_isxdigit(s[2])) {
+		if ((s[1] | 0x20) == 'x' && khist_isxdigit(s[2])) {
 			base = 16;
 			s += 2;
 		} else {
@@ -158,7 +158,7 @@ static int num_mag(const char *s, u64 *out)
 		char l = *s | 0x20;
 		u64 d;
 
-		if (kh_isdigit(*s))
+		if (khist_isdigit(*s))
 			d = *s - '0';
 		else if (l >= 'a' && l <= 'f')
 			d = l - 'a' + 10;
@@ -224,7 +224,7 @@ static bool cl_end(char c)
 
 static bool cl_sep(char c)
 {
-	return kh_isspace(c) || c == ',';
+	return khist_isspace(c) || c == ',';
 }
 
 static int cl_num(struct clist *c, unsigned int *num)
@@ -238,7 +238,7 @@ static int cl_num(struct clist *c, unsigned int *num)
 		c->i++;
 		return 0;
 	}
-	for (; kh_isdigit(cl_at(c)); c->i++, digits++)
+	for (; khist_isdigit(cl_at(c)); c->i++, digits++)
 		if (check_mul_overflow(v, (u64)10, &v) ||
 		    check_add_overflow(v, (u64)(cl_at(c) - '0'), &v))
 			ovf = true;
@@ -360,10 +360,10 @@ static int parse_function(struct khist_fparse *p, const struct fref *fr,
 		return fail(p, KHIST_FERR_ILLEGAL_FIELD_OP, i + 1);
 	if (pr->op != KHIST_FOP_EQ && pr->op != KHIST_FOP_NE)
 		return fail(p, KHIST_FERR_INVALID_OP, i + 1);
-	if (kh_isdigit(at(p, i))) {
+	if (khist_isdigit(at(p, i))) {
 		u64 v;
 
-		while (kh_isalnum(at(p, i)))
+		while (khist_isalnum(at(p, i)))
 			i++;
 		if (i - s >= NUM_MAX)
 			return fail(p, KHIST_FERR_OPERAND_TOO_LONG, i + 1);
@@ -373,7 +373,7 @@ static int parse_function(struct khist_fparse *p, const struct fref *fr,
 			return fail(p, KHIST_FERR_INVALID_VALUE, i + 1);
 		addr = v;
 	} else {
-		while (at(p, i) && !kh_isspace(at(p, i)))
+		while (at(p, i) && !khist_isspace(at(p, i)))
 			i++;
 		name = kmalloc(i - s + 1, GFP_KERNEL);
 		if (!name)
@@ -469,7 +469,7 @@ static u8 glob_kind(const char **t, size_t *n, u8 *negate)
 		(*t)++;
 		(*n)--;
 	}
-	if (*n && kh_isdigit(**t))
+	if (*n && khist_isdigit(**t))
 		return KHIST_FMATCH_FULL;
 	for (k = 0; k < *n; k++) {
 		char c = (*t)[k];
@@ -570,7 +570,7 @@ static int parse_number(struct khist_fparse *p, const struct fref *fr, size_t i,
 		return fail(p, KHIST_FERR_ILLEGAL_FIELD_OP, i + 1);
 	if (at(p, i) == '-')
 		i++;
-	while (kh_isalnum(at(p, i)))
+	while (khist_isalnum(at(p, i)))
 		i++;
 	if (i - s >= NUM_MAX)
 		return fail(p, KHIST_FERR_OPERAND_TOO_LONG, i + 1);
@@ -614,10 +614,10 @@ int khist_filter_parse_pred(struct khist_fparse *p, size_t start,
 	struct fref fr;
 	int op;
 
-	while (kh_isspace(at(p, i)))
+	while (khist_isspace(at(p, i)))
 		i++;
 	s = i;
-	while (kh_isalnum(at(p, i)) || at(p, i) == '_')
+	while (khist_isalnum(at(p, i)) || at(p, i) == '_')
 		i++;
 	if (i == s)
 		return -1;
@@ -631,7 +631,7 @@ int khist_filter_parse_pred(struct khist_fparse *p, size_t start,
 		function = true;
 		i += strlen(".function");
 	}
-	while (kh_isspace(at(p, i)))
+	while (khist_isspace(at(p, i)))
 		i++;
 	for (op = 0; op < KHIST_FOP_NR; op++)
 		if (has_prefix(p, i, fop_text[op]))
@@ -639,7 +639,7 @@ int khist_filter_parse_pred(struct khist_fparse *p, size_t start,
 	if (op == KHIST_FOP_NR)
 		return fail(p, KHIST_FERR_INVALID_OP, i + 1);
 	i += strlen(fop_text[op]);
-	while (kh_isspace(at(p, i)))
+	while (khist_isspace(at(p, i)))
 		i++;
 
 	pr->op = op;
@@ -650,7 +650,7 @@ int khist_filter_parse_pred(struct khist_fparse *p, size_t start,
 		return parse_cpus(p, &fr, i, pr, end);
 	if (at(p, i) == '\'' || at(p, i) == '"')
 		return parse_string(p, &fr, ustr, i, pr, end);
-	if (kh_isdigit(at(p, i)) || at(p, i) == '-')
+	if (khist_isdigit(at(p, i)) || at(p, i) == '-')
 		return parse_number(p, &fr, i, pr, end);
 	return fail(p, KHIST_FERR_INVALID_VALUE, i + 1);
 }

@@ -13,6 +13,7 @@
 
 #include "core_env.h"
 #include "filter_parse.h"
+#include "lex.h"
 
 /* State of one compilation: the text and where errors go. */
 struct khist_fparse {
@@ -23,35 +24,6 @@ struct khist_fparse {
 	unsigned int nr_cpus;
 	struct khist_filter_error *err;
 };
-
-/* Character classes of the kernel's ctype (Latin-1), independent of libc. */
-static inline bool kh_isspace(char ch)
-{
-	unsigned char c = ch;
-
-	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
-}
-
-static inline bool kh_isdigit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static inline bool kh_isxdigit(char c)
-{
-	char l = c | 0x20;
-
-	return kh_isdigit(c) || (l >= 'a' && l <= 'f');
-}
-
-static inline bool kh_isalnum(char ch)
-{
-	unsigned char c = ch;
-	unsigned char l = c | 0x20;
-
-	return kh_isdigit(ch) || (l >= 'a' && l <= 'z') ||
-	       (c >= 0xc0 && c != 0xd7 && c != 0xf7);
-}
 
 /* How the filter sees a field (the kernel's filter types). */
 static inline char at(const struct khist_fparse *p, size_t i)

@@ -23,6 +23,7 @@
 #define _KHIST_CORE_HIST_AST_H
 
 #include "core_env.h"
+#include "lex.h"
 
 /* khist's limits; the kernel's values are in the comments. */
 #define KHIST_KEYS_MAX 8 /* kernel: 3 */
@@ -40,16 +41,6 @@
 #define KHIST_STACK_DEPTH 16
 #define KHIST_STACK_SIZE 128 /* KHIST_STACK_DEPTH * 8 */
 #define KHIST_CMD_MAX 4095 /* one trigger write, < PAGE_SIZE */
-
-/**
- * struct khist_span - a byte range of the command
- * @pos: offset from the start of the error_log command text
- * @len: length in bytes
- */
-struct khist_span {
-	u16 pos;
-	u16 len;
-};
 
 /**
  * enum khist_ex_kind - node kinds of an expression tree

@@ -168,7 +168,7 @@ static int sort_dir(struct bctx *b, const struct khist_sort_item *si, u8 *desc)
 static bool printed_as(const struct khist_bfield *f, const char *t, size_t n)
 {
 	char buf[KHIST_STR_MAX];
-	struct khist_sbuf s = { buf, sizeof(buf), 0 };
+	struct khist_out s = { buf, sizeof(buf), 0 };
 
 	khist_bfield_print(&s, f);
 	return s.len < sizeof(buf) && eqn(t, n, buf);

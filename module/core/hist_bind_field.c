@@ -22,7 +22,7 @@ static const struct khist_field_desc khist_common_fields[] = {
 /* Name and rendered text, computed once the node is complete. */
 static int finish_bf(struct bctx *b, struct khist_bfield *f)
 {
-	struct khist_sbuf s = { NULL, 0, 0 };
+	struct khist_out s = { NULL, 0, 0 };
 	char *t;
 
 	if (f->kind == KHIST_BF_BINOP || f->kind == KHIST_BF_UMINUS ||
@@ -348,14 +348,14 @@ static struct khist_bfield *bind_ref(struct bctx *b, const struct khist_ex *e,
 		f->size = info->size;
 	}
 	if (e->qualified) {
-		struct khist_sbuf s = { NULL, 0, 0 };
+		struct khist_out s = { NULL, 0, 0 };
 		char *t;
 
-		khist_sbuf_puts(&s, f->ref_sys);
-		khist_sbuf_puts(&s, ".");
-		khist_sbuf_puts(&s, f->ref_event);
-		khist_sbuf_puts(&s, ".$");
-		khist_sbuf_puts(&s, f->ref_var);
+		khist_out_puts(&s, f->ref_sys);
+		khist_out_puts(&s, ".");
+		khist_out_puts(&s, f->ref_event);
+		khist_out_puts(&s, ".$");
+		khist_out_puts(&s, f->ref_var);
 		t = khist_arena_alloc(&b->spec->arena, s.len + 1);
 		if (!t) {
 			b->ret = -ENOMEM;
@@ -364,11 +364,11 @@ static struct khist_bfield *bind_ref(struct bctx *b, const struct khist_ex *e,
 		s.buf = t;
 		s.size = s.len + 1;
 		s.len = 0;
-		khist_sbuf_puts(&s, f->ref_sys);
-		khist_sbuf_puts(&s, ".");
-		khist_sbuf_puts(&s, f->ref_event);
-		khist_sbuf_puts(&s, ".$");
-		khist_sbuf_puts(&s, f->ref_var);
+		khist_out_puts(&s, f->ref_sys);
+		khist_out_puts(&s, ".");
+		khist_out_puts(&s, f->ref_event);
+		khist_out_puts(&s, ".$");
+		khist_out_puts(&s, f->ref_var);
 		f->name = t;
 	} else {
 		f->name = f->ref_var;

@@ -85,7 +85,7 @@ static struct khist_ex *parse_atom(struct pctx *p, struct khist_span s)
 	struct khist_ex *e;
 	int d1, d2, dot;
 
-	if (s.len && is_digit(w[s.pos])) {
+	if (s.len && khist_isdigit(w[s.pos])) {
 		u64 v;
 
 		if (khist_parse_u64(w + s.pos, s.len, &v))

@@ -51,7 +51,6 @@ u16 khist_hist_errpos_str(const struct khist_hist_cmd *cmd, const char *s);
 void khist_hist_err_add(struct khist_hist_err *err, unsigned int code, u16 pos);
 bool khist_span_eq(const struct khist_hist_cmd *cmd, struct khist_span s,
 		   const char *str);
-int khist_parse_u64(const char *s, size_t len, u64 *val);
 int khist_hist_dump(const struct khist_hist_cmd *cmd, char *buf, size_t size);
 
 #endif /* _KHIST_CORE_HIST_PARSE_H */

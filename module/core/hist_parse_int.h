@@ -28,11 +28,11 @@ struct pctx {
 	int nomem;
 };
 
-static inline bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
+/*
+ * Space and tab only, not the isspace() set of lex.h: ftrace separates a
+ * trigger's parameter from its filter with strsep(" \t"), so any other
+ * blank inside a hist command belongs to a word.
+ */
 static inline bool is_blank(char c)
 {
 	return c == ' ' || c == '\t';

@@ -9,57 +9,6 @@
 #include "hist_print.h"
 
 /**
- * khist_sbuf_putn() - append @n bytes
- * @s:   builder
- * @str: bytes
- * @n:   count
- *
- * Context: any.
- */
-void khist_sbuf_putn(struct khist_sbuf *s, const char *str, size_t n)
-{
-	size_t room;
-
-	if (s->size && s->len < s->size - 1) {
-		room = s->size - 1 - s->len;
-		memcpy(s->buf + s->len, str, min(room, n));
-		s->buf[s->len + min(room, n)] = '\0';
-	}
-	s->len += n;
-}
-
-/**
- * khist_sbuf_puts() - append a string
- * @s:   builder
- * @str: NUL-terminated string
- *
- * Context: any.
- */
-void khist_sbuf_puts(struct khist_sbuf *s, const char *str)
-{
-	khist_sbuf_putn(s, str, strlen(str));
-}
-
-/**
- * khist_sbuf_u64() - append a decimal number
- * @s: builder
- * @v: value
- *
- * Context: any.
- */
-void khist_sbuf_u64(struct khist_sbuf *s, u64 v)
-{
-	char tmp[24];
-	int i = sizeof(tmp);
-
-	do {
-		tmp[--i] = '0' + (v % 10);
-		v /= 10;
-	} while (v);
-	khist_sbuf_putn(s, tmp + i, sizeof(tmp) - i);
-}
-
-/**
  * khist_hist_flags_str() - the modifier the listing shows for @flags
  * @flags: KHIST_HF_* flags
  *
@@ -98,23 +47,23 @@ const char *khist_hist_flags_str(u32 flags)
 }
 
 /* An operand inside an expression text. */
-static void operand_str(struct khist_sbuf *s, const struct khist_bfield *f)
+static void operand_str(struct khist_out *s, const struct khist_bfield *f)
 {
 	const char *fl;
 
 	if (f->flags & KHIST_HF_VARREF) {
 		if (!f->ref_qualified)
-			khist_sbuf_puts(s, "$");
+			khist_out_puts(s, "$");
 	} else if (f->flags & KHIST_HF_CONST) {
-		khist_sbuf_u64(s, f->constant);
+		khist_out_u64(s, f->constant);
 	}
 	if (f->kind != KHIST_BF_CONST)
-		khist_sbuf_puts(s, f->name ? f->name : "");
+		khist_out_puts(s, f->name ? f->name : "");
 	if (f->flags && !(f->flags & KHIST_HF_VARREF)) {
 		fl = khist_hist_flags_str(f->flags);
 		if (fl) {
-			khist_sbuf_puts(s, ".");
-			khist_sbuf_puts(s, fl);
+			khist_out_puts(s, ".");
+			khist_out_puts(s, fl);
 		}
 	}
 }
@@ -126,15 +75,15 @@ static void operand_str(struct khist_sbuf *s, const struct khist_bfield *f)
  *
  * Context: any.
  */
-void khist_bfield_render(struct khist_sbuf *s, const struct khist_bfield *f)
+void khist_bfield_render(struct khist_out *s, const struct khist_bfield *f)
 {
 	if (f->kind == KHIST_BF_UMINUS) {
-		khist_sbuf_puts(s, "-(");
+		khist_out_puts(s, "-(");
 		if (f->l->kind == KHIST_BF_BINOP)
-			khist_sbuf_puts(s, f->l->text);
+			khist_out_puts(s, f->l->text);
 		else
 			operand_str(s, f->l);
-		khist_sbuf_puts(s, ")");
+		khist_out_puts(s, ")");
 		return;
 	}
 	if (f->kind != KHIST_BF_BINOP) {
@@ -142,7 +91,7 @@ void khist_bfield_render(struct khist_sbuf *s, const struct khist_bfield *f)
 		return;
 	}
 	operand_str(s, f->l);
-	khist_sbuf_putn(s, &f->op, 1);
+	khist_out_putn(s, &f->op, 1);
 	operand_str(s, f->r);
 }
 
@@ -153,84 +102,84 @@ void khist_bfield_render(struct khist_sbuf *s, const struct khist_bfield *f)
  *
  * Context: any.
  */
-void khist_bfield_print(struct khist_sbuf *s, const struct khist_bfield *f)
+void khist_bfield_print(struct khist_out *s, const struct khist_bfield *f)
 {
 	const char *fl;
 
 	if (f->var_name) {
-		khist_sbuf_puts(s, f->var_name);
-		khist_sbuf_puts(s, "=");
+		khist_out_puts(s, f->var_name);
+		khist_out_puts(s, "=");
 	}
 	if (f->kind == KHIST_BF_CPU) {
-		khist_sbuf_puts(s, "common_cpu");
+		khist_out_puts(s, "common_cpu");
 	} else if (f->flags & KHIST_HF_CONST) {
-		khist_sbuf_u64(s, f->constant);
+		khist_out_u64(s, f->constant);
 	} else {
 		if ((f->flags & (KHIST_HF_VARREF | KHIST_HF_ALIAS)) &&
 		    !f->ref_qualified)
-			khist_sbuf_puts(s, "$");
-		khist_sbuf_puts(s, f->name);
+			khist_out_puts(s, "$");
+		khist_out_puts(s, f->name);
 	}
 	if (!(f->flags &
 	      (KHIST_HF_VARREF | KHIST_HF_EXPR | KHIST_HF_STACKTRACE))) {
 		fl = khist_hist_flags_str(f->flags);
 		if (fl) {
-			khist_sbuf_puts(s, ".");
-			khist_sbuf_puts(s, fl);
+			khist_out_puts(s, ".");
+			khist_out_puts(s, fl);
 		}
 	}
 	if (f->buckets) {
-		khist_sbuf_puts(s, "=");
-		khist_sbuf_u64(s, f->buckets);
+		khist_out_puts(s, "=");
+		khist_out_u64(s, f->buckets);
 	}
 }
 
-static void print_action(struct khist_sbuf *s, const struct khist_hist_cmd *c,
+static void print_action(struct khist_out *s, const struct khist_hist_cmd *c,
 			 const struct khist_action *a)
 {
 	const char *w = c->work;
 	unsigned int i;
 
 	if (a->handler == KHIST_HANDLER_ONMATCH) {
-		khist_sbuf_puts(s, ":onmatch(");
-		khist_sbuf_putn(s, w + a->sys.pos, a->sys.len);
-		khist_sbuf_puts(s, ".");
-		khist_sbuf_putn(s, w + a->event.pos, a->event.len);
-		khist_sbuf_puts(s, ").");
+		khist_out_puts(s, ":onmatch(");
+		khist_out_putn(s, w + a->sys.pos, a->sys.len);
+		khist_out_puts(s, ".");
+		khist_out_putn(s, w + a->event.pos, a->event.len);
+		khist_out_puts(s, ").");
 	} else {
-		khist_sbuf_puts(s, a->handler == KHIST_HANDLER_ONMAX ?
-					   ":onmax(" :
-					   ":onchange(");
-		khist_sbuf_putn(s, w + a->arg.pos, a->arg.len);
-		khist_sbuf_puts(s, ").");
+		khist_out_puts(s, a->handler == KHIST_HANDLER_ONMAX ?
+					  ":onmax(" :
+					  ":onchange(");
+		khist_out_putn(s, w + a->arg.pos, a->arg.len);
+		khist_out_puts(s, ").");
 	}
-	khist_sbuf_putn(s, w + a->name.pos, a->name.len);
-	khist_sbuf_puts(s, "(");
+	khist_out_putn(s, w + a->name.pos, a->name.len);
+	khist_out_puts(s, "(");
 	if (a->action != KHIST_ACTION_SNAPSHOT) {
 		if (a->trace_kw)
-			khist_sbuf_putn(s, w + a->synth.pos, a->synth.len);
+			khist_out_putn(s, w + a->synth.pos, a->synth.len);
 		for (i = 0; i < a->n_params; i++) {
 			if (i || a->trace_kw)
-				khist_sbuf_puts(s, ",");
-			khist_sbuf_putn(s, w + a->params[i].pos,
-					a->params[i].len);
+				khist_out_puts(s, ",");
+			khist_out_putn(s, w + a->params[i].pos,
+				       a->params[i].len);
 		}
 	}
-	khist_sbuf_puts(s, ")");
+	khist_out_puts(s, ")");
 }
 
-static void print_sort_key(struct khist_sbuf *s,
+static void print_sort_key(struct khist_out *s,
 			   const struct khist_hist_spec *sp,
 			   const struct khist_hsort *hs)
 {
 	if (hs->src == KHIST_SORT_HITCOUNT)
-		khist_sbuf_puts(s, "hitcount");
+		khist_out_puts(s, "hitcount");
 	else if (hs->src == KHIST_SORT_VAL)
 		khist_bfield_print(s, sp->vals[hs->idx]);
 	else
 		khist_bfield_print(s, sp->keys[hs->idx].f);
 	if (hs->descending)
-		khist_sbuf_puts(s, ".descending");
+		khist_out_puts(s, ".descending");
 }
 
 /**
@@ -249,136 +198,136 @@ static void print_sort_key(struct khist_sbuf *s,
 int khist_hist_print(const struct khist_hist_spec *spec, bool paused, char *buf,
 		     size_t size)
 {
-	struct khist_sbuf s = { buf, size, 0 };
+	struct khist_out s = { buf, size, 0 };
 	bool have_var = false, shown = false;
 	unsigned int i;
 
 	if (size)
 		buf[0] = '\0';
-	khist_sbuf_puts(&s, "hist:");
+	khist_out_puts(&s, "hist:");
 	if (spec->name) {
-		khist_sbuf_puts(&s, "name=");
-		khist_sbuf_puts(&s, spec->name);
-		khist_sbuf_puts(&s, ":");
+		khist_out_puts(&s, "name=");
+		khist_out_puts(&s, spec->name);
+		khist_out_puts(&s, ":");
 	}
-	khist_sbuf_puts(&s, "keys=");
+	khist_out_puts(&s, "keys=");
 	for (i = 0; i < spec->n_keys; i++) {
 		const struct khist_bfield *f = spec->keys[i].f;
 
 		if (i)
-			khist_sbuf_puts(&s, ",");
+			khist_out_puts(&s, ",");
 		if (f->flags & KHIST_HF_STACKTRACE) {
 			if (f->field) {
-				khist_sbuf_puts(&s, f->field->name);
-				khist_sbuf_puts(&s, ".stacktrace");
+				khist_out_puts(&s, f->field->name);
+				khist_out_puts(&s, ".stacktrace");
 			} else {
-				khist_sbuf_puts(&s, "common_stacktrace");
+				khist_out_puts(&s, "common_stacktrace");
 			}
 		} else {
 			khist_bfield_print(&s, f);
 		}
 	}
-	khist_sbuf_puts(&s, ":vals=");
+	khist_out_puts(&s, ":vals=");
 	for (i = 0; i < spec->n_vals; i++) {
 		if (i == 0) {
 			if (spec->nohitcount)
 				continue;
-			khist_sbuf_puts(&s, "hitcount");
+			khist_out_puts(&s, "hitcount");
 		} else {
 			if (shown)
-				khist_sbuf_puts(&s, ",");
+				khist_out_puts(&s, ",");
 			khist_bfield_print(&s, spec->vals[i]);
 		}
 		shown = true;
 	}
 	have_var = spec->n_vars > 0;
 	if (have_var) {
-		khist_sbuf_puts(&s, ":");
+		khist_out_puts(&s, ":");
 		for (i = 0; i < spec->n_vars; i++) {
 			if (i)
-				khist_sbuf_puts(&s, ",");
+				khist_out_puts(&s, ",");
 			khist_bfield_print(&s, spec->vars[i].f);
 		}
 	}
-	khist_sbuf_puts(&s, ":sort=");
+	khist_out_puts(&s, ":sort=");
 	if (!spec->cmd->has_sort) {
-		khist_sbuf_puts(&s, "hitcount");
+		khist_out_puts(&s, "hitcount");
 	} else {
 		for (i = 0; i < spec->n_sort; i++) {
 			if (i)
-				khist_sbuf_puts(&s, ",");
+				khist_out_puts(&s, ",");
 			print_sort_key(&s, spec, &spec->sort[i]);
 		}
 	}
-	khist_sbuf_puts(&s, ":size=");
-	khist_sbuf_u64(&s, 1ULL << spec->map_bits);
+	khist_out_puts(&s, ":size=");
+	khist_out_u64(&s, 1ULL << spec->map_bits);
 	if (spec->timestamps) {
-		khist_sbuf_puts(&s, ":clock=");
-		khist_sbuf_puts(&s, spec->clock);
+		khist_out_puts(&s, ":clock=");
+		khist_out_puts(&s, spec->clock);
 	}
 	if (spec->nohitcount)
-		khist_sbuf_puts(&s, ":nohitcount");
+		khist_out_puts(&s, ":nohitcount");
 	for (i = 0; i < spec->cmd->n_actions; i++)
 		print_action(&s, spec->cmd, &spec->cmd->actions[i]);
 	if (spec->filter) {
-		khist_sbuf_puts(&s, " if ");
-		khist_sbuf_puts(&s, spec->filter);
+		khist_out_puts(&s, " if ");
+		khist_out_puts(&s, spec->filter);
 	}
-	khist_sbuf_puts(&s, paused ? " [paused]\n" : " [active]\n");
+	khist_out_puts(&s, paused ? " [paused]\n" : " [active]\n");
 	return s.len;
 }
 
-static void dump_span(struct khist_sbuf *s, const struct khist_hist_cmd *c,
+static void dump_span(struct khist_out *s, const struct khist_hist_cmd *c,
 		      struct khist_span sp)
 {
-	khist_sbuf_putn(s, c->work + sp.pos, sp.len);
+	khist_out_putn(s, c->work + sp.pos, sp.len);
 }
 
-static void dump_ex(struct khist_sbuf *s, const struct khist_hist_cmd *c,
+static void dump_ex(struct khist_out *s, const struct khist_hist_cmd *c,
 		    const struct khist_ex *e)
 {
 	if (!e) {
-		khist_sbuf_puts(s, "_");
+		khist_out_puts(s, "_");
 		return;
 	}
 	switch (e->kind) {
 	case KHIST_EX_CONST:
-		khist_sbuf_puts(s, "#");
-		khist_sbuf_u64(s, e->constant);
+		khist_out_puts(s, "#");
+		khist_out_u64(s, e->constant);
 		break;
 	case KHIST_EX_ATOM:
-		khist_sbuf_puts(s, e->is_ref ? "R(" : "F(");
+		khist_out_puts(s, e->is_ref ? "R(" : "F(");
 		if (e->qualified) {
 			dump_span(s, c, e->sys);
-			khist_sbuf_puts(s, "|");
+			khist_out_puts(s, "|");
 			dump_span(s, c, e->event);
-			khist_sbuf_puts(s, "|");
+			khist_out_puts(s, "|");
 		}
 		dump_span(s, c, e->fname);
 		if (e->has_mod) {
-			khist_sbuf_puts(s, " mod=");
+			khist_out_puts(s, " mod=");
 			dump_span(s, c, e->mod);
 		}
-		khist_sbuf_puts(s, ")");
+		khist_out_puts(s, ")");
 		break;
 	case KHIST_EX_UMINUS:
-		khist_sbuf_puts(s, "neg(");
+		khist_out_puts(s, "neg(");
 		dump_ex(s, c, e->l);
-		khist_sbuf_puts(s, ")");
+		khist_out_puts(s, ")");
 		break;
 	case KHIST_EX_BINOP:
-		khist_sbuf_puts(s, "(");
+		khist_out_puts(s, "(");
 		dump_ex(s, c, e->l);
-		khist_sbuf_putn(s, &e->op, 1);
+		khist_out_putn(s, &e->op, 1);
 		dump_ex(s, c, e->r);
-		khist_sbuf_puts(s, ")");
+		khist_out_puts(s, ")");
 		break;
 	default:
-		khist_sbuf_puts(s, "ERR(");
-		khist_sbuf_puts(s, khist_hist_err_text(e->err));
-		khist_sbuf_puts(s, "@");
-		khist_sbuf_u64(s, e->err_pos);
-		khist_sbuf_puts(s, ")");
+		khist_out_puts(s, "ERR(");
+		khist_out_puts(s, khist_hist_err_text(e->err));
+		khist_out_puts(s, "@");
+		khist_out_u64(s, e->err_pos);
+		khist_out_puts(s, ")");
 		break;
 	}
 }
@@ -397,78 +346,78 @@ static void dump_ex(struct khist_sbuf *s, const struct khist_hist_cmd *c,
  */
 int khist_hist_dump(const struct khist_hist_cmd *cmd, char *buf, size_t size)
 {
-	struct khist_sbuf s = { buf, size, 0 };
+	struct khist_out s = { buf, size, 0 };
 	unsigned int i;
 
 	if (size)
 		buf[0] = '\0';
-	khist_sbuf_puts(&s, cmd->remove ? "!keys=" : "keys=");
+	khist_out_puts(&s, cmd->remove ? "!keys=" : "keys=");
 	for (i = 0; i < cmd->n_keys; i++) {
 		if (i)
-			khist_sbuf_puts(&s, ",");
+			khist_out_puts(&s, ",");
 		if (cmd->keys[i].legacy_stack)
-			khist_sbuf_puts(&s, "STACK");
+			khist_out_puts(&s, "STACK");
 		else
 			dump_ex(&s, cmd, cmd->keys[i].ex);
 	}
-	khist_sbuf_puts(&s, ";vals=");
+	khist_out_puts(&s, ";vals=");
 	for (i = 0; i < cmd->n_vals; i++) {
 		if (i)
-			khist_sbuf_puts(&s, ",");
+			khist_out_puts(&s, ",");
 		if (cmd->vals[i].hitcount)
-			khist_sbuf_puts(&s, "HC");
+			khist_out_puts(&s, "HC");
 		else
 			dump_ex(&s, cmd, cmd->vals[i].ex);
 	}
-	khist_sbuf_puts(&s, ";vars=");
+	khist_out_puts(&s, ";vars=");
 	for (i = 0; i < cmd->n_vars; i++) {
 		if (i)
-			khist_sbuf_puts(&s, ",");
+			khist_out_puts(&s, ",");
 		dump_span(&s, cmd, cmd->vars[i].var);
-		khist_sbuf_puts(&s, ":");
+		khist_out_puts(&s, ":");
 		dump_ex(&s, cmd, cmd->vars[i].ex);
 	}
-	khist_sbuf_puts(&s, ";sort=");
+	khist_out_puts(&s, ";sort=");
 	for (i = 0; i < cmd->n_sort; i++) {
 		if (i)
-			khist_sbuf_puts(&s, ",");
+			khist_out_puts(&s, ",");
 		dump_span(&s, cmd, cmd->sort[i].text);
 	}
-	khist_sbuf_puts(&s, ";bits=");
-	khist_sbuf_u64(&s, cmd->map_bits);
+	khist_out_puts(&s, ";bits=");
+	khist_out_u64(&s, cmd->map_bits);
 	if (cmd->has_name) {
-		khist_sbuf_puts(&s, ";name=");
+		khist_out_puts(&s, ";name=");
 		dump_span(&s, cmd, cmd->name);
 	}
-	khist_sbuf_puts(&s, ";clock=");
-	khist_sbuf_puts(&s, cmd->clock);
+	khist_out_puts(&s, ";clock=");
+	khist_out_puts(&s, cmd->clock);
 	if (cmd->pause)
-		khist_sbuf_puts(&s, ";pause");
+		khist_out_puts(&s, ";pause");
 	if (cmd->cont)
-		khist_sbuf_puts(&s, ";cont");
+		khist_out_puts(&s, ";cont");
 	if (cmd->clear)
-		khist_sbuf_puts(&s, ";clear");
+		khist_out_puts(&s, ";clear");
 	if (cmd->nohitcount)
-		khist_sbuf_puts(&s, ";nohitcount");
+		khist_out_puts(&s, ";nohitcount");
 	for (i = 0; i < cmd->n_actions; i++) {
 		const struct khist_action *a = &cmd->actions[i];
 		unsigned int j;
 
-		khist_sbuf_puts(&s, ";action=");
-		khist_sbuf_u64(&s, a->handler);
-		khist_sbuf_puts(&s, "/");
-		khist_sbuf_u64(&s, a->action);
-		khist_sbuf_puts(&s, "[");
+		khist_out_puts(&s, ";action=");
+		khist_out_u64(&s, a->handler);
+		khist_out_puts(&s, "/");
+		khist_out_u64(&s, a->action);
+		khist_out_puts(&s, "[");
 		dump_span(&s, cmd, a->arg);
-		khist_sbuf_puts(&s, "]");
+		khist_out_puts(&s, "]");
 		dump_span(&s, cmd, a->synth);
 		for (j = 0; j < a->n_params; j++) {
-			khist_sbuf_puts(&s, j ? "," : ":");
+			khist_out_puts(&s, j ? "," : ":");
 			dump_span(&s, cmd, a->params[j]);
 		}
 	}
 	if (cmd->has_filter) {
-		khist_sbuf_puts(&s, ";if=");
+		khist_out_puts(&s, ";if=");
 		dump_span(&s, cmd, cmd->filter);
 	}
 	return s.len;

@@ -10,26 +10,22 @@
 
 #include "core_env.h"
 #include "hist_bind.h"
+#include <khist/out.h>
 
-/**
- * struct khist_sbuf - bounded string builder
- * @buf:  destination (always NUL-terminated when @size > 0)
- * @size: capacity of @buf
- * @len:  bytes the full text needs (may exceed @size - 1)
+/*
+ * The old names of struct khist_out and its appends, kept only until
+ * module/hist/ (hist_cmd.c, inter_fvar.c) uses the new ones.
  */
-struct khist_sbuf {
-	char *buf;
-	size_t size;
-	size_t len;
-};
+#define khist_sbuf khist_out
 
-void khist_sbuf_puts(struct khist_sbuf *s, const char *str);
-void khist_sbuf_putn(struct khist_sbuf *s, const char *str, size_t n);
-void khist_sbuf_u64(struct khist_sbuf *s, u64 v);
+static inline void khist_sbuf_puts(struct khist_out *s, const char *str)
+{
+	khist_out_puts(s, str);
+}
 
 const char *khist_hist_flags_str(u32 flags);
-void khist_bfield_render(struct khist_sbuf *s, const struct khist_bfield *f);
-void khist_bfield_print(struct khist_sbuf *s, const struct khist_bfield *f);
+void khist_bfield_render(struct khist_out *s, const struct khist_bfield *f);
+void khist_bfield_print(struct khist_out *s, const struct khist_bfield *f);
 int khist_hist_print(const struct khist_hist_spec *spec, bool paused, char *buf,
 		     size_t size);
 

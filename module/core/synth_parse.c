@@ -9,6 +9,7 @@
  * see them through error_log. See Documentation/synthetic-events.rst.
  */
 #include "synth_parse.h"
+#include "lex.h"
 
 static const char *const synth_err_text[KHIST_SERR_COUNT] = {
 	[KHIST_SERR_BAD_NAME] = "Illegal name",
@@ -24,68 +25,20 @@ static const char *const synth_err_text[KHIST_SERR_COUNT] = {
 	[KHIST_SERR_INVALID_ARRAY_SPEC] = "Invalid array specification",
 };
 
-/* The kernel's ctype: Latin-1 letters are letters, 0xa0 is a space. */
-static bool synth_space(char ch)
-{
-	unsigned char c = ch;
-
-	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
-}
-
-static bool synth_alpha(char ch)
-{
-	unsigned char c = ch, l = c | 0x20;
-
-	return (l >= 'a' && l <= 'z') || (c >= 0xc0 && c != 0xd7 && c != 0xf7);
-}
-
-static bool synth_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static const char *synth_skip_spaces(const char *s)
-{
-	while (synth_space(*s))
-		s++;
-	return s;
-}
-
 /* The next blank-separated word of *@p, NUL-terminated in place. */
 static char *synth_next_word(char **p)
 {
-	char *s = *p, *w;
+	size_t len;
+	char *w = (char *)khist_word(*p, &len);
 
-	while (synth_space(*s))
-		s++;
-	if (!*s) {
-		*p = s;
+	if (!len) {
+		*p = w;
 		return NULL;
 	}
-	w = s;
-	while (*s && !synth_space(*s))
-		s++;
-	if (*s)
-		*s++ = '\0';
-	*p = s;
+	*p = w + len;
+	if (**p)
+		*(*p)++ = '\0';
 	return w;
-}
-
-/* Words in @s up to its first ';' (or its end). */
-static unsigned int synth_count_words(const char *s)
-{
-	unsigned int n = 0;
-	bool in = false;
-
-	for (; *s && *s != ';'; s++) {
-		if (synth_space(*s)) {
-			in = false;
-		} else if (!in) {
-			in = true;
-			n++;
-		}
-	}
-	return n;
 }
 
 /**
@@ -97,12 +50,7 @@ static unsigned int synth_count_words(const char *s)
  */
 bool khist_synth_good_name(const char *name)
 {
-	if (!synth_alpha(*name) && *name != '_')
-		return false;
-	while (*++name)
-		if (!synth_alpha(*name) && !synth_digit(*name) && *name != '_')
-			return false;
-	return true;
+	return khist_good_name(name);
 }
 
 /**
@@ -119,53 +67,12 @@ const char *khist_synth_err_text(int err)
 	return synth_err_text[err];
 }
 
-/* kstrtouint(s, 0, ...) for the (at most 3) characters of an array size. */
-static int synth_parse_uint(const char *s, unsigned int *out)
-{
-	unsigned int base = 10, v = 0, d;
-	const char *start;
-	char c;
-
-	if (*s == '+')
-		s++;
-	if (s[0] == '0') {
-		c = s[1] | 0x20;
-		base = 8;
-		if (c == 'x' && (synth_digit(s[2]) || ((s[2] | 0x20) >= 'a' &&
-						       (s[2] | 0x20) <= 'f'))) {
-			base = 16;
-			s += 2;
-		}
-	}
-	for (start = s;; s++) {
-		c = *s | 0x20;
-		if (synth_digit(*s))
-			d = *s - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else
-			break;
-		if (d >= base)
-			break;
-		v = v * base + d;
-	}
-	if (s == start)
-		return -EINVAL;
-	if (*s == '\n')
-		s++;
-	if (*s)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 /* N of a "...char[N]" type, 0 for "char[]", -EINVAL when malformed. */
 static int synth_string_size(const char *type)
 {
 	const char *start = strstr(type, "char["), *end;
-	unsigned int n;
-	char buf[4];
 	size_t len;
+	u64 n;
 
 	if (!start)
 		return -EINVAL;
@@ -178,9 +85,7 @@ static int synth_string_size(const char *type)
 		return -EINVAL;
 	if (!len)
 		return 0;
-	memcpy(buf, start, len);
-	buf[len] = '\0';
-	if (synth_parse_uint(buf, &n) || n > KHIST_SYNTH_STR_MAX)
+	if (khist_parse_u64(start, len, &n) || n > KHIST_SYNTH_STR_MAX)
 		return -EINVAL;
 	return n;
 }
@@ -480,7 +385,7 @@ out_name:
 /* The first ';'-separated part must hold a name, a type and a field. */
 static bool synth_check_command(const char *s)
 {
-	return *s == '!' || synth_count_words(s) >= 3;
+	return *s == '!' || khist_count_words(s, ';') >= 3;
 }
 
 static int synth_parse_dyn(struct synth_parser *p, khist_synth_exists_fn exists,
@@ -502,7 +407,7 @@ static int synth_parse_dyn(struct synth_parser *p, khist_synth_exists_fn exists,
 	}
 	if (!synth_check_command(name))
 		return synth_fail(p, KHIST_SERR_INVALID_CMD, NULL);
-	return synth_create(p, name, sp - name, synth_skip_spaces(sp), exists,
+	return synth_create(p, name, sp - name, khist_skip_spaces(sp), exists,
 			    arg);
 }
 
@@ -532,7 +437,7 @@ int khist_synth_parse(const char *line, unsigned int flags,
 	size_t len;
 
 	memset(out, 0, sizeof(*out));
-	cmd = synth_skip_spaces(line);
+	cmd = khist_skip_spaces(line);
 	if (!*cmd)
 		return 0;
 	p.cmd = cmd;
@@ -552,7 +457,7 @@ int khist_synth_parse(const char *line, unsigned int flags,
 	}
 	if (!sp)
 		return synth_fail(&p, KHIST_SERR_INVALID_CMD, NULL);
-	return synth_create(&p, cmd, len, synth_skip_spaces(sp), exists, arg);
+	return synth_create(&p, cmd, len, khist_skip_spaces(sp), exists, arg);
 }
 
 /**
@@ -589,23 +494,6 @@ void khist_synth_cmd_release(struct khist_synth_cmd *cmd)
 	cmd->name = NULL;
 }
 
-/*
- * Append @str to the text being built in @buf (@size bytes) at @pos, as
- * snprintf() would: never past @size, always NUL-terminated when @size is
- * not 0. Returns the position after @str whether or not it fitted.
- */
-static int synth_puts(char *buf, size_t size, int pos, const char *str)
-{
-	size_t len = strlen(str), room;
-
-	if ((size_t)pos < size) {
-		room = size - pos - 1;
-		memcpy(buf + pos, str, min(len, room));
-		buf[pos + min(len, room)] = '\0';
-	}
-	return pos + len;
-}
-
 /**
  * khist_synth_show() - the listing line of an event
  * @def:  the event
@@ -623,17 +511,17 @@ int khist_synth_show(const struct khist_synth_def *def, char *buf, size_t size)
 	unsigned int i;
 	int pos;
 
-	pos = synth_puts(buf, size, 0, def->name);
-	pos = synth_puts(buf, size, pos, "\t");
+	pos = khist_puts(buf, size, 0, def->name);
+	pos = khist_puts(buf, size, pos, "\t");
 	for (i = 0; i < def->nr_fields; i++) {
 		f = &def->fields[i];
 		if (i)
-			pos = synth_puts(buf, size, pos, "; ");
-		pos = synth_puts(buf, size, pos, khist_synth_list_type(f));
-		pos = synth_puts(buf, size, pos, " ");
-		pos = synth_puts(buf, size, pos, f->name);
+			pos = khist_puts(buf, size, pos, "; ");
+		pos = khist_puts(buf, size, pos, khist_synth_list_type(f));
+		pos = khist_puts(buf, size, pos, " ");
+		pos = khist_puts(buf, size, pos, f->name);
 	}
-	return synth_puts(buf, size, pos, "\n");
+	return khist_puts(buf, size, pos, "\n");
 }
 
 /**
@@ -652,28 +540,28 @@ int khist_synth_print_fmt(const struct khist_synth_def *def, char *buf,
 	unsigned int i;
 	int pos;
 
-	pos = synth_puts(buf, size, 0, "\"");
+	pos = khist_puts(buf, size, 0, "\"");
 	for (i = 0; i < def->nr_fields; i++) {
 		f = &def->fields[i];
 		if (i)
-			pos = synth_puts(buf, size, pos, ", ");
-		pos = synth_puts(buf, size, pos, f->name);
-		pos = synth_puts(buf, size, pos, "=");
-		pos = synth_puts(buf, size, pos,
+			pos = khist_puts(buf, size, pos, ", ");
+		pos = khist_puts(buf, size, pos, f->name);
+		pos = khist_puts(buf, size, pos, "=");
+		pos = khist_puts(buf, size, pos,
 				 khist_synth_field_fmt(f->type));
 	}
-	pos = synth_puts(buf, size, pos, "\"");
+	pos = khist_puts(buf, size, pos, "\"");
 	for (i = 0; i < def->nr_fields; i++) {
 		f = &def->fields[i];
 		if (f->is_string && f->is_dynamic)
-			pos = synth_puts(buf, size, pos, ", __get_str(");
+			pos = khist_puts(buf, size, pos, ", __get_str(");
 		else if (f->is_stack)
-			pos = synth_puts(buf, size, pos, ", __get_stacktrace(");
+			pos = khist_puts(buf, size, pos, ", __get_stacktrace(");
 		else
-			pos = synth_puts(buf, size, pos, ", REC->");
-		pos = synth_puts(buf, size, pos, f->name);
+			pos = khist_puts(buf, size, pos, ", REC->");
+		pos = khist_puts(buf, size, pos, f->name);
 		if (f->is_dynamic)
-			pos = synth_puts(buf, size, pos, ")");
+			pos = khist_puts(buf, size, pos, ")");
 	}
 	return pos;
 }

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * khist_map_selftest.c - the histogram map's key cases, run inside the
- * kernel against the map code of khist.ko (exported next to each function
- * in module/core/map*.c, namespace KHIST_INTERNAL, for this module only).
+ * khist_map_selftest.c - what only the kernel can test of the histogram
+ * map, run against the map code of khist.ko (exported next to each
+ * function in module/core/map*.c, namespace KHIST_INTERNAL, for this
+ * module only). The map's single-threaded cases (key sizes, a full map,
+ * the overflow element, growth, clear, variables, sorted snapshots) are
+ * map_kunit.c's, which run in userspace (make unit) and in the kernel
+ * (khist_core_test.ko).
  *
  * Everything runs at load time. Each case prints one TAP-like line,
  * "khist_map_selftest: ok N - <case>" or "khist_map_selftest: not ok N -
@@ -10,20 +14,12 @@
  * parameters passed and failed give the same counts, for the test
  * selftests/fs/test.d/map/map-kernel-selftest.tc:
  *
- *   - insert/find and duplicates for every key size from 4 to 1024 bytes;
- *   - a full map: drops counted, NULL returned, or the overflow element
- *     collecting the sums when asked for;
- *   - growth from process context while keys stay reachable;
- *   - clear: no entry, no sum, no set variable left;
- *   - sorted snapshots: sum descending then key, ties by insertion order;
- *   - variable slots: unset until set, a value per slot;
- *   - per-CPU and shared (atomic) sums;
- *   - concurrency: one kthread bound to each online CPU, a hard-irq
- *     hrtimer on each CPU and (x86) NMIs the timers send to the next CPU
- *     insert overlapping keys and add to their sums for stress_ms
- *     milliseconds while this thread grows the map; then every key is
- *     present once and the sums, hits and drops add up to the updates
- *     made.
+ *   - concurrency, with per-CPU and with shared (atomic) sums: one kthread
+ *     bound to each online CPU, a hard-irq hrtimer on each CPU and (x86)
+ *     NMIs the timers send to the next CPU insert overlapping keys and add
+ *     to their sums for stress_ms milliseconds while this thread grows the
+ *     map; then every key is present once and the sums, hits and drops add
+ *     up to the updates made.
  */
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
@@ -100,267 +96,6 @@ static struct khist_map *mst_create(u32 max, u32 limit, u32 key_size,
 }
 
 /* ---- insert/find, duplicates, key sizes ---------------------------------- */
-
-static const char *mst_insert_find(u32 key_size, u32 flags)
-{
-	struct khist_map_elt *e, *again;
-	struct khist_map_stats st;
-	struct khist_map *m;
-	const char *why = NULL;
-	u8 *key;
-	u32 i;
-
-	key = kmalloc(key_size, GFP_KERNEL);
-	m = mst_create(128, 0, key_size, 2, 0, flags);
-	if (!key || IS_ERR(m)) {
-		kfree(key);
-		return "create failed";
-	}
-	for (i = 0; i < 100 && !why; i++) {
-		mst_key(key, key_size, i);
-		preempt_disable();
-		e = khist_map_insert(m, key);
-		if (e)
-			khist_map_add(e, 0, i + 1);
-		again = khist_map_insert(m, key);
-		if (again)
-			khist_map_add(again, 1, 1);
-		preempt_enable();
-		if (!e || e != again)
-			why = "duplicate key got a second element";
-		else if (memcmp(khist_map_elt_key(e), key, key_size))
-			why = "stored key differs";
-	}
-	for (i = 0; i < 100 && !why; i++) {
-		mst_key(key, key_size, i);
-		e = khist_map_lookup(m, key);
-		if (!e || khist_map_read_sum(e, 0) != i + 1 ||
-		    khist_map_read_sum(e, 1) != 1)
-			why = "lookup or sums wrong";
-	}
-	mst_key(key, key_size, 1000);
-	if (!why && khist_map_lookup(m, key))
-		why = "lookup found an absent key";
-	khist_map_get_stats(m, &st);
-	if (!why && (st.entries != 100 || st.hits != 200 || st.drops))
-		why = "statistics wrong";
-	khist_map_destroy(m);
-	kfree(key);
-	return why;
-}
-
-static void mst_keys(void)
-{
-	static const u32 sizes[] = { 4,	 8,   12,  16,	24,  40,
-				     64, 128, 256, 384, 1024 };
-	char name[64];
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		snprintf(name, sizeof(name), "insert/find, %u-byte keys",
-			 sizes[i]);
-		mst_report(name, mst_insert_find(sizes[i],
-						 i & 1 ? KHIST_MAP_F_ATOMIC :
-							 KHIST_MAP_F_PERCPU));
-	}
-}
-
-/* ---- full map: drops, overflow ------------------------------------------- */
-
-static const char *mst_full(bool overflow)
-{
-	struct khist_map_stats st;
-	struct khist_map_elt *e;
-	struct khist_map *m;
-	const char *why = NULL;
-	u64 sum = 0;
-	u32 i, pos = 0;
-	u8 key[8];
-
-	m = mst_create(128, 0, 8, 1, 0, overflow ? KHIST_MAP_F_OVERFLOW : 0);
-	if (IS_ERR(m))
-		return "create failed";
-	for (i = 0; i < 200; i++) {
-		mst_key(key, 8, i);
-		preempt_disable();
-		e = khist_map_insert(m, key);
-		if (e)
-			khist_map_add(e, 0, 1);
-		preempt_enable();
-		if (i >= 128 && e != khist_map_overflow(m))
-			why = overflow ? "a dropped key missed the overflow" :
-					 "a dropped key got an element";
-	}
-	khist_map_get_stats(m, &st);
-	if (!why && (st.entries != 128 || st.drops != 72 || st.hits != 128))
-		why = "entries, hits or drops wrong";
-	while ((e = khist_map_next(m, &pos)))
-		sum += khist_map_read_sum(e, 0);
-	if (overflow && khist_map_overflow(m))
-		sum += khist_map_read_sum(khist_map_overflow(m), 0);
-	if (!why && sum != (overflow ? 200 : 128))
-		why = "sums do not add up";
-	khist_map_destroy(m);
-	return why;
-}
-
-/* ---- growth -------------------------------------------------------------- */
-
-static const char *mst_grow(void)
-{
-	struct khist_map_stats st;
-	struct khist_map_elt *e;
-	struct khist_map *m;
-	const char *why = NULL;
-	u32 i, grows = 0;
-	u8 key[16];
-
-	m = mst_create(128, 1024, 16, 1, 1, 0);
-	if (IS_ERR(m))
-		return "create failed";
-	for (i = 0; i < 700 && !why; i++) {
-		if (khist_map_should_grow(m)) {
-			if (khist_map_grow(m))
-				why = "grow failed";
-			grows++;
-		}
-		mst_key(key, 16, i);
-		preempt_disable();
-		e = khist_map_insert(m, key);
-		if (e)
-			khist_map_add(e, 0, i);
-		preempt_enable();
-		if (!e)
-			why = "a key was dropped although the map could grow";
-	}
-	for (i = 0; i < 700 && !why; i++) {
-		mst_key(key, 16, i);
-		e = khist_map_lookup(m, key);
-		if (!e || khist_map_read_sum(e, 0) != i)
-			why = "a key was lost by growth";
-	}
-	khist_map_get_stats(m, &st);
-	if (!why && (st.max != 1024 || grows != 3 || st.entries != 700))
-		why = "capacity or grow count wrong";
-	if (!why && khist_map_grow(m) != -E2BIG)
-		why = "grew past grow_limit";
-	khist_map_destroy(m);
-	return why;
-}
-
-/* ---- clear and variables -------------------------------------------------- */
-
-static const char *mst_clear_vars(void)
-{
-	struct khist_map_stats st;
-	struct khist_map_elt *e;
-	struct khist_map *m;
-	const char *why = NULL;
-	u32 i, v;
-	u8 key[8];
-
-	m = mst_create(128, 0, 8, 2, 4, KHIST_MAP_F_PERCPU);
-	if (IS_ERR(m))
-		return "create failed";
-	for (i = 0; i < 50 && !why; i++) {
-		mst_key(key, 8, i);
-		preempt_disable();
-		e = khist_map_insert(m, key);
-		preempt_enable();
-		if (!e) {
-			why = "insert failed";
-			break;
-		}
-		for (v = 0; v < 4; v++)
-			if (khist_map_var_is_set(e, v) ||
-			    khist_map_get_var(e, v))
-				why = "a variable is set before any set";
-		khist_map_add(e, 1, 5);
-		if (i & 1)
-			khist_map_set_var(e, i % 4, 100 + i);
-	}
-	for (i = 0; i < 50 && !why; i++) {
-		mst_key(key, 8, i);
-		e = khist_map_lookup(m, key);
-		for (v = 0; v < 4 && !why; v++) {
-			bool want = (i & 1) && v == i % 4;
-
-			if (khist_map_var_is_set(e, v) != want ||
-			    (want && khist_map_get_var(e, v) != 100 + i))
-				why = "variable slots mixed up";
-		}
-	}
-	khist_map_clear(m);
-	khist_map_get_stats(m, &st);
-	if (!why && (st.entries || st.hits || st.drops))
-		why = "counters survive clear";
-	mst_key(key, 8, 3);
-	if (!why && khist_map_lookup(m, key))
-		why = "an entry survives clear";
-	preempt_disable();
-	e = khist_map_insert(m, key);
-	preempt_enable();
-	if (!why && (!e || khist_map_read_sum(e, 1) ||
-		     khist_map_var_is_set(e, 3) || khist_map_get_var(e, 3)))
-		why = "a reused element keeps old sums or variables";
-	khist_map_destroy(m);
-	return why;
-}
-
-/* ---- sorted snapshots ---------------------------------------------------- */
-
-static const char *mst_sort(u32 flags)
-{
-	static const struct khist_map_sort_key keys[] = {
-		{ KHIST_MAP_SORT_SUM, true, 0, 0 },
-		{ KHIST_MAP_SORT_KEY_U, false, 0, 4 },
-	};
-	struct khist_map_snapshot *snap;
-	struct khist_map_snap_entry *a, *b;
-	struct khist_map_elt *e;
-	struct khist_map *m;
-	const char *why = NULL;
-	u32 i, ka, kb;
-	u8 key[8];
-
-	m = mst_create(256, 0, 8, 1, 0, flags);
-	if (IS_ERR(m))
-		return "create failed";
-	/* Inserted in a scrambled order; sum = id % 7 gives many ties. */
-	for (i = 0; i < 200; i++) {
-		mst_key(key, 8, (i * 73) % 200);
-		preempt_disable();
-		e = khist_map_insert(m, key);
-		if (e)
-			khist_map_add(e, 0, ((i * 73) % 200) % 7);
-		preempt_enable();
-	}
-	if (khist_map_snapshot(m, keys, 2, &snap)) {
-		khist_map_destroy(m);
-		return "snapshot failed";
-	}
-	if (snap->n != 200)
-		why = "snapshot size";
-	for (i = 1; i < snap->n && !why; i++) {
-		a = snap->sorted[i - 1];
-		b = snap->sorted[i];
-		memcpy(&ka, khist_map_elt_key(a->elt), 4);
-		memcpy(&kb, khist_map_elt_key(b->elt), 4);
-		if (a->sums[0] < b->sums[0] ||
-		    (a->sums[0] == b->sums[0] && ka >= kb))
-			why = "order wrong";
-	}
-	khist_map_snapshot_free(snap);
-	/* No sort key: insertion order. */
-	if (!why && !khist_map_snapshot(m, NULL, 0, &snap)) {
-		for (i = 1; i < snap->n && !why; i++)
-			if (snap->sorted[i - 1]->idx >= snap->sorted[i]->idx)
-				why = "insertion order wrong";
-		khist_map_snapshot_free(snap);
-	}
-	khist_map_destroy(m);
-	return why;
-}
 
 /* ---- concurrency ---------------------------------------------------------- */
 
@@ -647,15 +382,6 @@ static void mst_concurrency(void)
 
 static int __init khist_map_selftest_init(void)
 {
-	mst_keys();
-	mst_report("full map drops new keys", mst_full(false));
-	mst_report("full map with overflow element", mst_full(true));
-	mst_report("growth keeps every key", mst_grow());
-	mst_report("clear and variable slots", mst_clear_vars());
-	mst_report("sorted snapshot, per-CPU sums",
-		   mst_sort(KHIST_MAP_F_PERCPU));
-	mst_report("sorted snapshot, atomic sums",
-		   mst_sort(KHIST_MAP_F_ATOMIC));
 	mst_concurrency();
 	pr_info("%d passed, %d failed\n", passed, failed);
 	return 0;

@@ -12,7 +12,7 @@ find "$dst" -type l ! -exec test -e {} \; -delete 2>/dev/null || true
 ln -sf "$src/Kbuild" "$dst/Kbuild"
 ln -sf "$src/VERSION" "$dst/VERSION"
 cd "$src"
-find module include selftests/modules -type f \( -name '*.[ch]' -o -name 'Kbuild*' \) 2>/dev/null |
+find module include selftests/modules selftests/lib -type f \( -name '*.[ch]' -o -name 'Kbuild*' \) 2>/dev/null |
 while read -r f; do
 	d=$(dirname "$f")
 	[ -d "$dst/$d" ] || mkdir -p "$dst/$d"

@@ -70,7 +70,7 @@ static void rec_init(struct split_rec *r)
 static void split_lines_and_comments(struct kunit *test)
 {
 	static const char in[] = "a b\n# only a comment\n\nc d # e\n-:x\n!y";
-	struct split_rec r;
+	static struct split_rec r;
 
 	rec_init(&r);
 	KUNIT_EXPECT_EQ(test, split(test, &r, in, strlen(in)),
@@ -83,7 +83,7 @@ static void split_lines_and_comments(struct kunit *test)
 static void split_refused_line_stops(struct kunit *test)
 {
 	static const char in[] = "one\ntwo\nthree\n";
-	struct split_rec r;
+	static struct split_rec r;
 
 	rec_init(&r);
 	r.fail_at = 1;
@@ -152,7 +152,7 @@ static void split_longest_line(struct kunit *test)
 static void split_nul_byte(struct kunit *test)
 {
 	static const char in[] = "ok\nb\0ad\nnever\n";
-	struct split_rec r;
+	static struct split_rec r;
 
 	rec_init(&r);
 	KUNIT_EXPECT_EQ(test, split(test, &r, in, sizeof(in) - 1), -EINVAL);

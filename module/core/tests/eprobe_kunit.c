@@ -355,7 +355,7 @@ static void ep_layout_and_texts(struct kunit *test)
 	struct khist_field_desc descs[5];
 	const struct khist_ep_def *d;
 	struct khist_ep_cmd cmd;
-	char buf[512], want[512];
+	static char buf[512], want[512];
 	int len;
 
 	d = parse_ok(test, &cmd, layout_line);

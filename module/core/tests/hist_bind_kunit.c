@@ -68,7 +68,7 @@ static const struct khist_event_schema sched_switch = {
 	.rec_size = 64,
 };
 
-static const struct khist_event_schema kmalloc = {
+static const struct khist_event_schema ev_kmalloc = {
 	.system = "kmem",
 	.name = "kmalloc",
 	.id = 1,
@@ -86,7 +86,7 @@ static const struct khist_event_schema sys_enter = {
 	.rec_size = 64,
 };
 
-static const struct khist_event_schema sched_exec = {
+static const struct khist_event_schema ev_sched_exec = {
 	.system = "sched",
 	.name = "sched_process_exec",
 	.id = 1,
@@ -95,7 +95,7 @@ static const struct khist_event_schema sched_exec = {
 	.rec_size = 64,
 };
 
-static const struct khist_event_schema sched_fork = {
+static const struct khist_event_schema ev_sched_fork = {
 	.system = "sched",
 	.name = "sched_process_fork",
 	.id = 1,
@@ -120,18 +120,18 @@ struct list_case {
 };
 
 static const struct list_case list_cases[] = {
-	{ &sched_fork, "hist:keys=common_pid",
+	{ &ev_sched_fork, "hist:keys=common_pid",
 	  "hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [active]\n" },
-	{ &kmalloc,
+	{ &ev_kmalloc,
 	  "hist:keys=call_site.sym:vals=bytes_req:sort=bytes_req.descending",
 	  "hist:keys=call_site.sym:vals=hitcount,bytes_req:sort=bytes_req.descending:size=2048 [active]\n" },
-	{ &sched_exec,
+	{ &ev_sched_exec,
 	  "hist:keys=pid:ts0=common_timestamp.usecs if comm==\"cyclictest\"",
 	  "hist:keys=pid:vals=hitcount:ts0=common_timestamp.usecs:sort=hitcount:size=2048:clock=global if comm==\"cyclictest\" [active]\n" },
 	{ &sched_switch,
 	  "hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,$saved_pid,next_prio) if next_comm==\"cyclictest\"",
 	  "hist:keys=next_pid:vals=hitcount:wakeup_lat=common_timestamp.usecs-$ts0:sort=hitcount:size=2048:clock=global:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,$saved_pid,next_prio) if next_comm==\"cyclictest\" [active]\n" },
-	{ &kmalloc, "hist:name=foo:keys=ptr.hex:vals=bytes_alloc",
+	{ &ev_kmalloc, "hist:name=foo:keys=ptr.hex:vals=bytes_alloc",
 	  "hist:name=foo:keys=ptr.hex:vals=hitcount,bytes_alloc:sort=hitcount:size=2048 [active]\n" },
 	{ &sched_switch,
 	  "hist:keys=prev_pid,prev_prio,next_pid.buckets=10:sort=next_pid.buckets=10",
@@ -140,17 +140,17 @@ static const struct list_case list_cases[] = {
 	  "hist:keys=id.syscall:vals=hitcount:sort=id.syscall.descending,hitcount",
 	  "hist:keys=id.syscall:vals=hitcount:sort=id.syscall.descending,hitcount:size=2048 [active]\n" },
 	/* trigger-hist-expressions.tc: folded constants */
-	{ &sched_fork, "hist:keys=common_pid:x=123",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=123",
 	  "hist:keys=common_pid:vals=hitcount:x=123:sort=hitcount:size=2048 [active]\n" },
-	{ &sched_fork,
+	{ &ev_sched_fork,
 	  "hist:keys=common_pid:x=16-8-4-2,a=64/8/4/2,b=16-8+4+2,c=4*3/2*2,d=4+3*2-2,e=4+6/2-2",
 	  "hist:keys=common_pid:vals=hitcount:x=2,a=1,b=14,c=12,d=8,e=5:sort=hitcount:size=2048 [active]\n" },
 	/* khist: exact constant division (the kernel lists 4) */
-	{ &sched_fork, "hist:keys=common_pid:x=10/3",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=10/3",
 	  "hist:keys=common_pid:vals=hitcount:x=3:sort=hitcount:size=2048 [active]\n" },
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:NOHC",
+	{ &ev_kmalloc, "hist:keys=common_pid:vals=bytes_req:NOHC",
 	  "hist:keys=common_pid:vals=bytes_req:sort=hitcount:size=2048:nohitcount [active]\n" },
-	{ &kmalloc,
+	{ &ev_kmalloc,
 	  "hist:keys=stacktrace,cpu:vals=hitcount.percent,bytes_req.graph:pause",
 	  "hist:keys=common_stacktrace,common_cpu:vals=hitcount,hitcount.percent,bytes_req.graph:sort=hitcount:size=2048 [active]\n" },
 	{ &sched_switch, "hist:keys=$testpid:testpid=next_pid:size=100",
@@ -181,44 +181,50 @@ struct err_case {
 
 static const struct err_case err_cases[] = {
 	/* trigger-hist-syntax-errors.tc, all five */
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid,junk",
+	{ &ev_kmalloc,
+	  "hist:keys=common_pid:vals=bytes_req:sort=common_pid,junk",
 	  "Sort field must be a key or a val", 52 },
-	{ &kmalloc,
+	{ &ev_kmalloc,
 	  "hist:keys=common_pid:vals=bytes_req:sort=", "Empty assignment", 36 },
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid,",
+	{ &ev_kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid,",
 	  "Empty sort field", 36 },
-	{ &kmalloc, "hist:keys=common_pid:vals=bytes_req:sort=common_pid.junk",
+	{ &ev_kmalloc,
+	  "hist:keys=common_pid:vals=bytes_req:sort=common_pid.junk",
 	  "Invalid sort modifier", 52 },
-	{ &kmalloc,
+	{ &ev_kmalloc,
 	  "hist:keys=common_pid:vals=bytes_req,bytes_alloc:sort=common_pid,bytes_req,bytes_alloc",
 	  "Too many sort fields (Max = 2)", 48 },
 	/* trigger-hist-expressions.tc, all four */
-	{ &sched_fork, "hist:keys=common_pid:x=32+10*3/20-4",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=32+10*3/20-4",
 	  "Too many subexpressions (3 max)", 26 },
-	{ &sched_fork, "hist:keys=common_pid:x=1+2+3+4+5",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=1+2+3+4+5",
 	  "Too many subexpressions (3 max)", 23 },
-	{ &sched_fork, "hist:keys=common_pid:x=-(1)+2",
+	{ &ev_sched_fork, "hist:keys=common_pid:x=-(1)+2",
 	  "Unary minus not supported in sub-expressions", 25 },
-	{ &sched_fork, "hist:keys=common_pid:x=3/0", "Division by zero", 25 },
+	{ &ev_sched_fork, "hist:keys=common_pid:x=3/0", "Division by zero",
+	  25 },
 	/* binder errors */
-	{ &kmalloc, "hist:keys=junk", "Couldn't find field", 10 },
-	{ &kmalloc, "hist:keys=ptr.junk", "Invalid field modifier", 14 },
-	{ &kmalloc, "hist:keys=ptr.percent", "Invalid field modifier", 14 },
-	{ &kmalloc, "hist:keys=ptr.execname", "Invalid field modifier", 14 },
-	{ &kmalloc, "hist:keys=ptr.buckets=0", "Invalid field modifier", 22 },
-	{ &kmalloc, "hist:keys=ptr.bucketz=4", "Invalid field modifier", 20 },
-	{ &kmalloc, "hist:keys=ptr.stacktrace", "Invalid field modifier", 10 },
-	{ &kmalloc, "hist:keys=ptr:vals=bytes_req.log2",
+	{ &ev_kmalloc, "hist:keys=junk", "Couldn't find field", 10 },
+	{ &ev_kmalloc, "hist:keys=ptr.junk", "Invalid field modifier", 14 },
+	{ &ev_kmalloc, "hist:keys=ptr.percent", "Invalid field modifier", 14 },
+	{ &ev_kmalloc, "hist:keys=ptr.execname", "Invalid field modifier", 14 },
+	{ &ev_kmalloc, "hist:keys=ptr.buckets=0", "Invalid field modifier",
+	  22 },
+	{ &ev_kmalloc, "hist:keys=ptr.bucketz=4", "Invalid field modifier",
+	  20 },
+	{ &ev_kmalloc, "hist:keys=ptr.stacktrace", "Invalid field modifier",
+	  10 },
+	{ &ev_kmalloc, "hist:keys=ptr:vals=bytes_req.log2",
 	  "Invalid field modifier", 19 },
-	{ &kmalloc, "hist:keys=ptr:vals=call_site.sym",
+	{ &ev_kmalloc, "hist:keys=ptr:vals=call_site.sym",
 	  "Invalid field modifier", 19 },
-	{ &kmalloc, "hist:keys=ptr:vals=common_stacktrace",
+	{ &ev_kmalloc, "hist:keys=ptr:vals=common_stacktrace",
 	  "Invalid field modifier", 19 },
-	{ &kmalloc, "hist:keys=ptr:xx=bytes_req.graph",
+	{ &ev_kmalloc, "hist:keys=ptr:xx=bytes_req.graph",
 	  "Invalid field modifier", 27 },
-	{ &kmalloc, "hist:keys=ptr:xx=bytes_req.log2", "Invalid field modifier",
-	  17 },
-	{ &kmalloc, "hist:keys=ptr:vals=hitcount:NOHC",
+	{ &ev_kmalloc, "hist:keys=ptr:xx=bytes_req.log2",
+	  "Invalid field modifier", 17 },
+	{ &ev_kmalloc, "hist:keys=ptr:vals=hitcount:NOHC",
 	  "Non-hitcount value is required for 'nohitcount'", 0 },
 	{ &sched_switch, "hist:keys=next_pid:x=prev_comm+1",
 	  "String type can not be an operand in expression", 21 },
@@ -253,7 +259,7 @@ static const struct err_case err_cases[] = {
 	  "hist:keys=next_pid:vals=hitcount,a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p",
 	  "Couldn't find field", 20 },
 	/* khist limits and khist messages */
-	{ &sched_exec, "hist:keys=filename,filename,filename,filename,pid",
+	{ &ev_sched_exec, "hist:keys=filename,filename,filename,filename,pid",
 	  "Compound key too large (max 1024 bytes)", 46 },
 	{ &sys_enter, "hist:keys=args",
 	  "Field type can not be used in a hist trigger", 10 },
@@ -299,7 +305,7 @@ static void hist_bind_listing(struct kunit *test)
 {
 	struct khist_hist_spec *sp, *sp2;
 	struct khist_hist_err err;
-	char buf[1024], buf2[1024];
+	static char buf[1024], buf2[1024];
 	unsigned int i;
 	int n;
 
@@ -393,7 +399,7 @@ static void hist_bind_key_layout(struct kunit *test)
 
 	/* two dynamic strings: impossible in the kernel, fine in khist */
 	KUNIT_ASSERT_EQ(test,
-			khist_hist_compile(cmd2, strlen(cmd2), &sched_exec,
+			khist_hist_compile(cmd2, strlen(cmd2), &ev_sched_exec,
 					   NULL, &sp, NULL),
 			0);
 	KUNIT_EXPECT_EQ(test, sp->keys[1].offset, 256);

@@ -113,7 +113,7 @@ static void fetch_compare(struct kunit *test, const char *cmd,
 		.cpu = 3,
 		.stack = stack,
 	};
-	u8 want[2 * KHIST_STR_MAX] __aligned(8),
+	static u8 want[2 * KHIST_STR_MAX] __aligned(8),
 		got[2 * KHIST_STR_MAX] __aligned(8);
 	unsigned int i;
 

@@ -140,7 +140,7 @@ static void hist_parse_table_ok(struct kunit *test)
 {
 	struct khist_hist_err err;
 	struct khist_hist_cmd *cmd;
-	char buf[1024];
+	static char buf[1024];
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(parse_ok); i++) {

@@ -39,10 +39,11 @@ static void map_insert_find_key_sizes(struct kunit *test)
 {
 	static const u32 sizes[] = { 4,	 5,   7,   8,	12,  16,  24,
 				     33, 100, 255, 256, 383, 1024 };
-	u8 key[KHIST_MAP_KEY_MAX];
+	static u8 key[KHIST_MAP_KEY_MAX];
 	struct khist_map_stats st;
 	struct khist_map_params p;
-	struct khist_map_elt *e, *elts[200];
+	static struct khist_map_elt *elts[200];
+	struct khist_map_elt *e;
 	struct khist_map *map;
 	unsigned int s, m;
 	u32 i;

@@ -312,7 +312,7 @@ static void synth_show_and_fmt(struct kunit *test)
 {
 	const struct synth_show_case *c;
 	struct khist_synth_def *def, *again;
-	char buf[512], buf2[512];
+	static char buf[512], buf2[512];
 	unsigned int i;
 	int n;
 
@@ -383,7 +383,7 @@ static void synth_layout_offsets(struct kunit *test)
 static void synth_too_many_fields(struct kunit *test)
 {
 	struct khist_synth_cmd cmd;
-	char line[1024];
+	static char line[1024];
 	int i, pos, ret;
 
 	pos = snprintf(line, sizeof(line), "many");

@@ -325,9 +325,12 @@ int kshim_this_cpu(void);
 #define raw_smp_processor_id() kshim_this_cpu()
 #define for_each_possible_cpu(c) for ((c) = 0; (c) < kshim_nr_cpus; (c)++)
 
+/* Not defined by every libc; the hist parser returns it. */
+#ifndef ENOTUNIQ
+#define ENOTUNIQ 76
+#endif
+
 /* Per-area additions, one file each so that areas do not collide. */
 #include <kshim/map_env.h>
-#include <kshim/parse_env.h>
-#include <kshim/filter_env.h>
 
 #endif /* _KSHIM_KERNEL_H */

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eprobe_text.c - the tables and texts of event probes: the error_log
+ * texts, the fetch types with their format and print conversions, and the
+ * texts derived from a parsed definition (print fmt, the dynamic_events
+ * listing, the format fields) and the match of a removal line. The
+ * grammar is in eprobe_parse.c.
+ */
+#include "eprobe_parse.h"
+#include "lex.h"
+
+static const char *const ep_err_text[KHIST_EPERR_COUNT] = {
+	[KHIST_EPERR_NO_GROUP_NAME] = "Group name is not specified",
+	[KHIST_EPERR_GROUP_TOO_LONG] = "Group name is too long",
+	[KHIST_EPERR_BAD_GROUP_NAME] =
+		"Group name must follow the same rules as C identifiers",
+	[KHIST_EPERR_NO_EVENT_NAME] = "Event name is not specified",
+	[KHIST_EPERR_EVENT_TOO_LONG] = "Event name is too long",
+	[KHIST_EPERR_BAD_EVENT_NAME] =
+		"Event name must follow the same rules as C identifiers",
+	[KHIST_EPERR_EVENT_EXIST] =
+		"Given group/event name is already used by another event",
+	[KHIST_EPERR_BAD_VAR] = "Invalid $-variable specified",
+	[KHIST_EPERR_BAD_MEM_ADDR] = "Invalid memory address",
+	[KHIST_EPERR_BAD_IMM] = "Invalid immediate value",
+	[KHIST_EPERR_IMMSTR_NO_CLOSE] = "String is not closed with '\"'",
+	[KHIST_EPERR_FILE_ON_KPROBE] =
+		"File offset is not available with kprobe",
+	[KHIST_EPERR_TOO_MANY_OPS] = "Dereference is too much nested",
+	[KHIST_EPERR_DEREF_NEED_BRACE] = "Dereference needs a brace",
+	[KHIST_EPERR_BAD_DEREF_OFFS] = "Invalid dereference offset",
+	[KHIST_EPERR_DEREF_OPEN_BRACE] = "Dereference brace is not closed",
+	[KHIST_EPERR_COMM_CANT_DEREF] = "$comm can not be dereferenced",
+	[KHIST_EPERR_BAD_FETCH_ARG] = "Invalid fetch argument",
+	[KHIST_EPERR_ARRAY_NO_CLOSE] = "Array is not closed",
+	[KHIST_EPERR_BAD_ARRAY_SUFFIX] = "Array has wrong suffix",
+	[KHIST_EPERR_BAD_ARRAY_NUM] = "Invalid array size",
+	[KHIST_EPERR_ARRAY_TOO_BIG] = "Array number is too big",
+	[KHIST_EPERR_BAD_TYPE] = "Unknown type is specified",
+	[KHIST_EPERR_BAD_STRING] = "String accepts only memory argument",
+	[KHIST_EPERR_BAD_SYMSTRING] =
+		"Symbol String doesn't accept data/userdata",
+	[KHIST_EPERR_BAD_BITFIELD] = "Invalid bitfield",
+	[KHIST_EPERR_ARG_NAME_TOO_LONG] = "Argument name is too long",
+	[KHIST_EPERR_NO_ARG_NAME] = "Argument name is not specified",
+	[KHIST_EPERR_BAD_ARG_NAME] =
+		"Argument name must follow the same rules as C identifiers",
+	[KHIST_EPERR_USED_ARG_NAME] = "This argument name is already used",
+	[KHIST_EPERR_ARG_TOO_LONG] = "Argument expression is too long",
+	[KHIST_EPERR_NO_ARG_BODY] = "No argument expression",
+	[KHIST_EPERR_NO_EVENT_INFO] =
+		"This requires both group and event name to attach",
+	[KHIST_EPERR_BAD_ATTACH_EVENT] = "Attached event does not exist",
+	[KHIST_EPERR_NO_EP_FILTER] = "No filter rule after 'if'",
+	[KHIST_EPERR_NOSUP_BTFARG] = "BTF is not available or not supported",
+	[KHIST_EPERR_EVENT_TOO_BIG] = "Event too big (too many fields?)",
+	[KHIST_EPERR_NO_SYMBOLS] =
+		"Kernel symbols cannot be looked up by khist; use @<address>",
+};
+
+/**
+ * khist_ep_err_text() - the error_log text of an error code
+ * @err: enum khist_ep_errcode
+ *
+ * Context: any.
+ * Return: the text, "" for KHIST_EPERR_NONE or an unknown code.
+ */
+const char *khist_ep_err_text(int err)
+{
+	if (err <= KHIST_EPERR_NONE || err >= KHIST_EPERR_COUNT)
+		return "";
+	return ep_err_text[err];
+}
+
+/**
+ * khist_ep_set_error() - add an error to a parse result
+ * @cmd: the result
+ * @err: enum khist_ep_errcode
+ * @pos: caret position in @cmd->cmd
+ *
+ * For errors found after parsing (the name is taken). Errors beyond
+ * KHIST_EP_ERRS are dropped.
+ *
+ * Context: any.
+ */
+void khist_ep_set_error(struct khist_ep_cmd *cmd, int err, unsigned int pos)
+{
+	if (cmd->nr_err >= KHIST_EP_ERRS)
+		return;
+	cmd->err[cmd->nr_err] = err;
+	cmd->pos[cmd->nr_err++] = pos;
+}
+
+/* ftrace's conversions for 64-bit values: "%L" with u, d or x. */
+#define EP_L "L"
+
+/* What an argument without a type is fetched as: a long, in hex. */
+#define EP_DEFAULT_TYPE "x64"
+
+static const struct khist_ep_type ep_types[] = {
+	{ "string", "__data_loc char[]", "\\\"%s\\\"", 4, 1, KHIST_EPP_STRING },
+	{ "ustring", "__data_loc char[]", "\\\"%s\\\"", 4, 1,
+	  KHIST_EPP_STRING },
+	{ "symstr", "__data_loc char[]", "\\\"%s\\\"", 4, 1, KHIST_EPP_STRING },
+	{ "u8", "u8", "%u", 1, 0, KHIST_EPP_UNSIGNED },
+	{ "u16", "u16", "%u", 2, 0, KHIST_EPP_UNSIGNED },
+	{ "u32", "u32", "%u", 4, 0, KHIST_EPP_UNSIGNED },
+	{ "u64", "u64", "%" EP_L "u", 8, 0, KHIST_EPP_UNSIGNED },
+	{ "s8", "s8", "%d", 1, 1, KHIST_EPP_SIGNED },
+	{ "s16", "s16", "%d", 2, 1, KHIST_EPP_SIGNED },
+	{ "s32", "s32", "%d", 4, 1, KHIST_EPP_SIGNED },
+	{ "s64", "s64", "%" EP_L "d", 8, 1, KHIST_EPP_SIGNED },
+	{ "x8", "u8", "0x%x", 1, 0, KHIST_EPP_HEX },
+	{ "x16", "u16", "0x%x", 2, 0, KHIST_EPP_HEX },
+	{ "x32", "u32", "0x%x", 4, 0, KHIST_EPP_HEX },
+	{ "x64", "u64", "0x%" EP_L "x", 8, 0, KHIST_EPP_HEX },
+	{ "char", "u8", "'%c'", 1, 0, KHIST_EPP_CHAR },
+	{ "symbol", "u64", "%pS", 8, 0, KHIST_EPP_SYMBOL },
+};
+
+/**
+ * khist_ep_find_type() - look a fetch type up by name
+ * @name: as written after ':' ("u32", "b4@0/32", ...), NULL for the default
+ *
+ * A bitfield takes the unsigned type of its container.
+ *
+ * Context: any.
+ * Return: the type, or NULL when there is no such type.
+ */
+const struct khist_ep_type *khist_ep_find_type(const char *name)
+{
+	const char *slash;
+	unsigned int i;
+	u64 bits;
+
+	if (!name)
+		name = EP_DEFAULT_TYPE;
+	if (name[0] == 'b') {
+		/* b<width>@<offset>/<container bits> */
+		slash = strchr(name, '/');
+		if (!slash ||
+		    khist_parse_u64(slash + 1, strlen(slash + 1), &bits))
+			return NULL;
+		switch (bits) {
+		case 8:
+			return khist_ep_find_type("u8");
+		case 16:
+			return khist_ep_find_type("u16");
+		case 32:
+			return khist_ep_find_type("u32");
+		case 64:
+			return khist_ep_find_type("u64");
+		default:
+			return NULL;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(ep_types); i++)
+		if (!strcmp(ep_types[i].name, name))
+			return &ep_types[i];
+	return NULL;
+}
+
+/* ---- texts ------------------------------------------------------------- */
+
+/* Append "[@v]". */
+static int ep_put_index(char *buf, size_t size, int pos, unsigned int v)
+{
+	char tmp[16];
+
+	snprintf(tmp, sizeof(tmp), "[%u]", v);
+	return khist_puts(buf, size, pos, tmp);
+}
+
+/**
+ * khist_ep_print_fmt() - the "print fmt" of an event probe
+ * @def:  the definition
+ * @buf:  where it goes (may be NULL with @size 0, to measure)
+ * @size: bytes in @buf
+ *
+ * Context: any.
+ * Return: its length, without the NUL.
+ */
+int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size)
+{
+	const struct khist_ep_arg *a;
+	unsigned int i, k;
+	int pos = 0;
+	bool str;
+
+	pos = khist_puts(buf, size, pos, "\"");
+	for (i = 0; i < def->nr_args; i++) {
+		a = &def->args[i];
+		pos = khist_puts(buf, size, pos, " ");
+		pos = khist_puts(buf, size, pos, a->name);
+		pos = khist_puts(buf, size, pos, "=");
+		if (!a->count) {
+			pos = khist_puts(buf, size, pos, a->type->fmt);
+			continue;
+		}
+		for (k = 0; k < a->count; k++) {
+			pos = khist_puts(buf, size, pos, k ? "," : "{");
+			pos = khist_puts(buf, size, pos, a->type->fmt);
+		}
+		pos = khist_puts(buf, size, pos, "}");
+	}
+	pos = khist_puts(buf, size, pos, "\"");
+	for (i = 0; i < def->nr_args; i++) {
+		a = &def->args[i];
+		str = a->type->print == KHIST_EPP_STRING;
+		for (k = 0; k < (a->count ? a->count : 1); k++) {
+			pos = khist_puts(buf, size, pos,
+					 str ? ", __get_str(" : ", REC->");
+			pos = khist_puts(buf, size, pos, a->name);
+			if (a->count)
+				pos = ep_put_index(buf, size, pos, k);
+			if (str)
+				pos = khist_puts(buf, size, pos, ")");
+		}
+	}
+	return pos;
+}
+
+/**
+ * khist_ep_show() - an event probe's line in `dynamic_events`
+ * @def:  the definition
+ * @buf:  where it goes (may be NULL with @size 0, to measure)
+ * @size: bytes in @buf
+ *
+ * "e:group/event system.event name=text ...", newline included; the
+ * filter is not shown (as in ftrace).
+ *
+ * Context: any.
+ * Return: its length, without the NUL.
+ */
+int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size)
+{
+	unsigned int i;
+	int pos = 0;
+
+	pos = khist_puts(buf, size, pos, "e:");
+	pos = khist_puts(buf, size, pos, def->group);
+	pos = khist_puts(buf, size, pos, "/");
+	pos = khist_puts(buf, size, pos, def->event);
+	pos = khist_puts(buf, size, pos, " ");
+	pos = khist_puts(buf, size, pos, def->system);
+	pos = khist_puts(buf, size, pos, ".");
+	pos = khist_puts(buf, size, pos, def->target);
+	for (i = 0; i < def->nr_args; i++) {
+		pos = khist_puts(buf, size, pos, " ");
+		pos = khist_puts(buf, size, pos, def->args[i].name);
+		pos = khist_puts(buf, size, pos, "=");
+		pos = khist_puts(buf, size, pos, def->args[i].text);
+	}
+	pos = khist_puts(buf, size, pos, "\n");
+	return pos;
+}
+
+/**
+ * khist_ep_fields() - the event's fields, for `format`, filters and hists
+ * @def:   the definition
+ * @descs: @def->nr_args entries, filled (they point into @def)
+ *
+ * A string is a __data_loc char[]; an array is a fixed array of its
+ * element type.
+ *
+ * Context: any.
+ */
+void khist_ep_fields(const struct khist_ep_def *def,
+		     struct khist_field_desc *descs)
+{
+	const struct khist_ep_arg *a;
+	unsigned int i;
+
+	for (i = 0; i < def->nr_args; i++) {
+		a = &def->args[i];
+		descs[i].name = a->name;
+		descs[i].type = a->ftype;
+		descs[i].offset = a->offset;
+		descs[i].size = a->type->size * (a->count ? a->count : 1);
+		descs[i].is_signed = a->type->is_signed;
+		descs[i].elem_size = a->type->size;
+		if (a->count) {
+			descs[i].kind = KHIST_FK_ARRAY;
+		} else if (a->type->print == KHIST_EPP_STRING) {
+			descs[i].kind = KHIST_FK_DYNSTRING;
+			descs[i].elem_size = 1;
+		} else {
+			descs[i].kind = KHIST_FK_INT;
+		}
+	}
+}
+
+/**
+ * khist_ep_match() - does a removal line name this probe?
+ * @def:    the probe
+ * @system: the group written, or NULL
+ * @event:  the event written ("" for a whole group)
+ * @argc:   words after the name
+ * @argv:   the attached "system.event" (or system/event), then arguments
+ *          that must be the probe's first ones, as listed
+ *
+ * Context: any.
+ * Return: true when every given part matches.
+ */
+bool khist_ep_match(const struct khist_ep_def *def, const char *system,
+		    const char *event, int argc, const char *const *argv)
+{
+	const char *sep;
+	size_t len;
+	int i;
+
+	if (system && strcmp(def->group, system))
+		return false;
+	if (event[0] && strcmp(def->event, event))
+		return false;
+	if (argc < 1)
+		return true;
+	sep = strchr(argv[0], '/');
+	if (!sep)
+		sep = strchr(argv[0], '.');
+	if (!sep)
+		return false;
+	len = sep - argv[0];
+	if (strncmp(def->system, argv[0], len) || def->system[len] ||
+	    strcmp(def->target, sep + 1))
+		return false;
+	argc--;
+	if ((unsigned int)argc > def->nr_args)
+		return false;
+	for (i = 0; i < argc; i++) {
+		len = strlen(def->args[i].name);
+		if (strncmp(argv[i + 1], def->args[i].name, len) ||
+		    argv[i + 1][len] != '=' ||
+		    strcmp(argv[i + 1] + len + 1, def->args[i].text))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kunit_kstm.h - the KUnit subset of tools/include/kunit/test.h for the
+ * kernel, so that the _kunit.c files of module/core/tests/ also run,
+ * unchanged, in khist_core_test.ko on kernels without CONFIG_KUNIT (Debian's).
+ *
+ * Forced (-include) ahead of every object of that module: it defines the
+ * guard of the kernel's own <kunit/test.h>, whose later inclusion is then
+ * empty. It also gives the module's copy of the core counted, failable
+ * allocation, as the userspace shim does (kshim_fail_after(),
+ * kshim_live_allocations()): the allocators the core uses are redefined
+ * after the kernel's headers have declared them.
+ *
+ * Each case runs in a kthread; a failed KUNIT_ASSERT_*() ends that thread.
+ * selftests/modules/kstm_run.c prints KTAP and fails the module's
+ * init with -EINVAL when a case failed (the KSTM contract).
+ */
+#ifndef _KHIST_KUNIT_KSTM_H
+#define _KHIST_KUNIT_KSTM_H
+
+#define _KUNIT_TEST_H
+
+#include "core_env.h"
+#include <linux/completion.h>
+#include <linux/mm.h>
+#include <linux/printk.h>
+
+/**
+ * struct kunit - one running case
+ * @name:   the case's name
+ * @failed: a check failed
+ * @priv:   for the suite's init and cases
+ * @done:   completed when the case's thread ends (the runner's)
+ */
+struct kunit {
+	const char *name;
+	int failed;
+	void *priv;
+	struct completion *done;
+};
+
+struct kunit_case {
+	void (*run_case)(struct kunit *test);
+	const char *name;
+};
+
+struct kunit_suite {
+	const char *name;
+	int (*init)(struct kunit *test);
+	void (*exit)(struct kunit *test);
+	struct kunit_case *test_cases;
+};
+
+#define KUNIT_CASE(fn)                      \
+	{                                   \
+		.run_case = fn, .name = #fn \
+	}
+
+/*
+ * Suites are found through pointers in one section of the module, between
+ * the runner's first pointer and kstm_end.c's kstm_last.
+ */
+extern struct kunit_suite *const kstm_last;
+
+#define kunit_test_suite(s)                                               \
+	static struct kunit_suite *const kstm_suite_##s __used __section( \
+		"khist_kstm") = &(s)
+
+__printf(4, 5) void kunit_fail_at(struct kunit *test, const char *file,
+				  int line, const char *fmt, ...);
+void kstm_abort(struct kunit *test);
+
+#define kunit_info(test, fmt, ...) printk(KERN_INFO "    # " fmt, ##__VA_ARGS__)
+#define kunit_err(test, fmt, ...) printk(KERN_INFO "    # " fmt, ##__VA_ARGS__)
+
+#define KUNIT_FAIL(test, ...) \
+	kunit_fail_at(test, __FILE__, __LINE__, __VA_ARGS__)
+
+#define KUNIT_BIN_CHECK(test, a, op, b, fatal)                               \
+	do {                                                                 \
+		long long __a = (long long)(a), __b = (long long)(b);        \
+		if (!(__a op __b)) {                                         \
+			kunit_fail_at(test, __FILE__, __LINE__,              \
+				      "expected %s %s %s, got %lld vs %lld", \
+				      #a, #op, #b, __a, __b);                \
+			if (fatal)                                           \
+				kstm_abort(test);                            \
+		}                                                            \
+	} while (0)
+
+#define KUNIT_EXPECT_EQ(t, a, b) KUNIT_BIN_CHECK(t, a, ==, b, 0)
+#define KUNIT_EXPECT_NE(t, a, b) KUNIT_BIN_CHECK(t, a, !=, b, 0)
+#define KUNIT_EXPECT_LT(t, a, b) KUNIT_BIN_CHECK(t, a, <, b, 0)
+#define KUNIT_EXPECT_LE(t, a, b) KUNIT_BIN_CHECK(t, a, <=, b, 0)
+#define KUNIT_EXPECT_GT(t, a, b) KUNIT_BIN_CHECK(t, a, >, b, 0)
+#define KUNIT_EXPECT_GE(t, a, b) KUNIT_BIN_CHECK(t, a, >=, b, 0)
+#define KUNIT_EXPECT_TRUE(t, c) KUNIT_BIN_CHECK(t, !!(c), ==, 1, 0)
+#define KUNIT_EXPECT_FALSE(t, c) KUNIT_BIN_CHECK(t, !!(c), ==, 0, 0)
+#define KUNIT_ASSERT_EQ(t, a, b) KUNIT_BIN_CHECK(t, a, ==, b, 1)
+#define KUNIT_ASSERT_NE(t, a, b) KUNIT_BIN_CHECK(t, a, !=, b, 1)
+#define KUNIT_ASSERT_LT(t, a, b) KUNIT_BIN_CHECK(t, a, <, b, 1)
+#define KUNIT_ASSERT_LE(t, a, b) KUNIT_BIN_CHECK(t, a, <=, b, 1)
+#define KUNIT_ASSERT_GT(t, a, b) KUNIT_BIN_CHECK(t, a, >, b, 1)
+#define KUNIT_ASSERT_GE(t, a, b) KUNIT_BIN_CHECK(t, a, >=, b, 1)
+#define KUNIT_ASSERT_TRUE(t, c) KUNIT_BIN_CHECK(t, !!(c), ==, 1, 1)
+#define KUNIT_ASSERT_FALSE(t, c) KUNIT_BIN_CHECK(t, !!(c), ==, 0, 1)
+#define KUNIT_ASSERT_NOT_ERR_OR_NULL(t, p) \
+	KUNIT_BIN_CHECK(t, IS_ERR_OR_NULL(p), ==, 0, 1)
+#define KUNIT_EXPECT_NULL(t, p) KUNIT_BIN_CHECK(t, (p) == NULL, ==, 1, 0)
+#define KUNIT_EXPECT_NOT_NULL(t, p) KUNIT_BIN_CHECK(t, (p) != NULL, ==, 1, 0)
+#define KUNIT_ASSERT_NOT_NULL(t, p) KUNIT_BIN_CHECK(t, (p) != NULL, ==, 1, 1)
+
+#define KUNIT_STR_CHECK(test, a, b, fatal)                              \
+	do {                                                            \
+		const char *__a = (a), *__b = (b);                      \
+		if (!__a || !__b || strcmp(__a, __b)) {                 \
+			kunit_fail_at(test, __FILE__, __LINE__,         \
+				      "expected %s == %s: got \"%s\", " \
+				      "want \"%s\"",                    \
+				      #a, #b, __a ? __a : "(null)",     \
+				      __b ? __b : "(null)");            \
+			if (fatal)                                      \
+				kstm_abort(test);                       \
+		}                                                       \
+	} while (0)
+
+#define KUNIT_EXPECT_STREQ(t, a, b) KUNIT_STR_CHECK(t, a, b, 0)
+#define KUNIT_ASSERT_STREQ(t, a, b) KUNIT_STR_CHECK(t, a, b, 1)
+
+#define KUNIT_EXPECT_MEMEQ(test, a, b, n)                                      \
+	do {                                                                   \
+		if (memcmp(a, b, n))                                           \
+			kunit_fail_at(test, __FILE__, __LINE__,                \
+				      "expected %s == %s (%zu bytes)", #a, #b, \
+				      (size_t)(n));                            \
+	} while (0)
+
+/*
+ * The module's copy of the core exports nothing: khist.ko exports the map
+ * (to khist_map_selftest.ko), and both may be loaded at once.
+ */
+#undef EXPORT_SYMBOL_NS_GPL
+#define EXPORT_SYMBOL_NS_GPL(sym, ns)
+
+/* Counted, failable allocation (selftests/modules/kstm_run.c). */
+void *kstm_alloc(size_t size, gfp_t gfp);
+void kstm_free(const void *p);
+char *kstm_strndup(const char *s, size_t max, gfp_t gfp);
+void *kstm_memdup(const void *s, size_t n, gfp_t gfp);
+long kshim_live_allocations(void);
+void kshim_fail_after(long n);
+
+#undef kmalloc
+#undef kzalloc
+#undef kcalloc
+#undef kmalloc_array
+#undef kfree
+#undef kvmalloc
+#undef kvzalloc
+#undef kvcalloc
+#undef kvmalloc_array
+#undef kvfree
+#undef vmalloc
+#undef vzalloc
+#undef vfree
+#undef kstrdup
+#undef kstrndup
+#undef kmemdup
+#define kmalloc(s, f) kstm_alloc(s, f)
+#define kzalloc(s, f) kstm_alloc(s, (f) | __GFP_ZERO)
+#define kcalloc(n, s, f) kstm_alloc(size_mul(n, s), (f) | __GFP_ZERO)
+#define kmalloc_array(n, s, f) kstm_alloc(size_mul(n, s), f)
+#define kfree(p) kstm_free(p)
+#define kvmalloc(s, f) kstm_alloc(s, f)
+#define kvzalloc(s, f) kstm_alloc(s, (f) | __GFP_ZERO)
+#define kvcalloc(n, s, f) kstm_alloc(size_mul(n, s), (f) | __GFP_ZERO)
+#define kvmalloc_array(n, s, f) kstm_alloc(size_mul(n, s), f)
+#define kvfree(p) kstm_free(p)
+#define vmalloc(s) kstm_alloc(s, GFP_KERNEL)
+#define vzalloc(s) kstm_alloc(s, GFP_KERNEL | __GFP_ZERO)
+#define vfree(p) kstm_free(p)
+#define kstrdup(s, f) kstm_strndup(s, SIZE_MAX, f)
+#define kstrndup(s, m, f) kstm_strndup(s, m, f)
+#define kmemdup(s, n, f) kstm_memdup(s, n, f)
+
+#endif /* _KHIST_KUNIT_KSTM_H */
