@@ -5,12 +5,13 @@
  */
 #include <linux/init.h>
 #include <linux/module.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events/evfilter.h"
 #include "eprobe/eprobe.h"
 #include "hist/hist.h"
-#include "triggers/triggers.h"
-#include "limits/mem.h"
+#include "trigger/triggers.h"
+#include "mem/mem.h"
+#include "instances.h"
 
 static int __init khist_init(void)
 {

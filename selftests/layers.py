@@ -19,23 +19,22 @@ import re
 import subprocess
 import sys
 
-# (layer, directory prefixes under module/): the old names beside the new
-# ones, so that the check reads the tree before and after the redesign.
-# Memory accounting and fault injection call nothing of khist's, and the
-# filesystem charges its nodes to the one and allocates through the other,
-# so they are a layer of their own below fs (the redesign's proposal had
-# memory accounting in base/, above fs).
+# (layer, directories under module/), bottom up; "top" is module/*.c
+# (instances.c, main.c). Memory accounting and fault injection (mem/) call
+# nothing of khist's, and the filesystem charges its nodes to the one and
+# allocates through the other, so they are a layer of their own below fs
+# (the redesign's proposal had them in base/, above fs).
 LAYERS = [
     (0, ["compat"]),
     (1, ["core"]),
-    (2, ["mem", "limits", "fault"]),
+    (2, ["mem"]),
     (3, ["fs"]),
     (4, ["base"]),
-    (5, ["buffer", "ringbuf"]),
+    (5, ["buffer"]),
     (6, ["events"]),
-    (7, ["trigger", "triggers", "synth"]),
+    (7, ["trigger", "synth"]),
     (8, ["hist", "eprobe"]),
-    (9, ["files", "conform"]),
+    (9, ["files"]),
     (10, ["top"]),
 ]
 

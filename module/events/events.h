@@ -32,7 +32,8 @@
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <khist/event.h>
-#include "../fs/fs.h"
+#include "fs/fs.h"
+#include "base/instance.h"
 
 struct khist_event_system;
 struct khist_instance;
@@ -160,6 +161,8 @@ void khist_triggers_lost(struct khist_event *ev);
 /* Registry (registry.c). */
 int khist_events_init(struct khist_instance *inst);
 void khist_events_exit(void);
+int khist_events_instance_add(struct khist_instance *inst);
+void khist_events_instance_remove(struct khist_instance *inst);
 struct khist_event *khist_event_find(const char *system, const char *name);
 struct khist_event *khist_event_find_in(struct khist_instance *inst,
 					const char *system, const char *name);
@@ -193,10 +196,13 @@ int khist_events_top_files_create(struct khist_instance *inst);
 void khist_events_top_files_remove(struct khist_instance *inst);
 int khist_format_show(struct seq_file *m, struct khist_event *ev);
 
-/* Built-in events (builtin.c, syscalls.c, print.c). */
+/* Built-in events (builtin.c, syscalls.c, print.c, stack.c). */
 int khist_builtin_register(void);
 void khist_builtin_unregister(void);
 extern struct khist_event_def khist_print_def;
+extern struct khist_event_def khist_kernel_stack_def;
+void khist_stack_record(struct khist_instance *inst,
+			const struct khist_common_hdr *hdr);
 unsigned int khist_syscall_defs(struct khist_event_def **defs,
 				unsigned int max);
 

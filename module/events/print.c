@@ -3,7 +3,7 @@
  * print.c - ftrace/print, the event trace_marker writes: the address of
  * the writer and the text, always recorded (it has no enable file).
  */
-#include "khist.h"
+#include "base/instance.h"
 #include "events.h"
 
 static struct khist_field_desc khist_print_fields[] = {

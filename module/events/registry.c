@@ -13,10 +13,10 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/xarray.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events.h"
 #include "evfilter.h"
-#include "limits/mem.h"
+#include "mem/mem.h"
 
 /* First dynamic id; lower ids are ftrace's fixed ones (print is 5). */
 #define KHIST_ID_FIRST 32
@@ -44,9 +44,6 @@ struct khist_event_system {
 /* Serialises the registry, the instance list and every event's state. */
 DEFINE_MUTEX(khist_event_mutex);
 const struct khist_trigger_ops *khist_trigger_ops;
-
-/* Every instance, the top level first; khist_event_mutex. */
-LIST_HEAD(khist_instances);
 
 static DEFINE_XARRAY_ALLOC(khist_event_ids);
 static u32 khist_next_id = KHIST_ID_FIRST;

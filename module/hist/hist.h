@@ -43,10 +43,10 @@
 
 #include <linux/list.h>
 #include <linux/seq_file.h>
-#include "../events/events.h"
-#include "../core/hist_bind.h"
-#include "../core/map.h"
-#include "../core/hist_fetch.h"
+#include "events/events.h"
+#include "core/hist_bind.h"
+#include "core/map.h"
+#include "core/hist_fetch.h"
 
 struct khist_trigger;
 struct khist_inter;

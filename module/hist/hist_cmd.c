@@ -12,11 +12,11 @@
  */
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "hist.h"
-#include "../core/hist_print.h"
+#include "core/hist_print.h"
 #include "inter.h"
-#include "limits/mem.h"
+#include "mem/mem.h"
 
 /**
  * khist_is_hist() - whether a trigger is a hist trigger

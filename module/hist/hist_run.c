@@ -17,7 +17,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include "hist.h"
-#include "../core/hist_eval.h"
+#include "core/hist_eval.h"
 #include "inter.h"
 
 #define KHIST_PAD_LEVELS 4

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * files.h - the control files of an instance (files/), as the instance
+ * orchestrator creates them. Among them the small top-level files that
+ * ftrace's tools and selftests expect next to the event files:
+ * current_tracer, available_tracers, trace_clock, trace_options and
+ * options/ (tracer.c, options.c).
+ *
+ * khist has no function or latency tracers, so "nop" is its only tracer;
+ * its ring buffer is the kernel's, whose clock a module cannot change, so
+ * "local" is its only trace clock. Options exist only when khist does what
+ * they say.
+ */
+#ifndef _KHIST_FILES_FILES_H
+#define _KHIST_FILES_FILES_H
+
+#include "base/instance.h"
+
+int khist_conform_init(struct khist_instance *inst);
+void khist_conform_exit(struct khist_instance *inst);
+int khist_options_create(struct khist_instance *inst);
+void khist_options_remove(struct khist_instance *inst);
+const char *khist_trace_clock_name(const struct khist_instance *inst);
+
+/* README (readme.c) and error_log (error_log.c). */
+int khist_readme_create(struct khist_instance *inst);
+int khist_errlog_create(struct khist_instance *inst);
+
+#endif /* _KHIST_FILES_FILES_H */
