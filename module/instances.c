@@ -36,6 +36,39 @@ static const struct khist_instance_ops khist_instance_ops = {
 };
 
 /*
+ * The ring buffer and its files (trace, trace_pipe, snapshot, ...); the
+ * buffer itself is freed with the instance (khist_instance_release_parts()).
+ */
+static int khist_instance_buffer_add(struct khist_instance *inst)
+{
+	int ret;
+
+	ret = khist_ringbuf_init(inst);
+	if (ret)
+		return ret;
+	ret = khist_trace_files_create(inst);
+	if (ret)
+		goto out_buf;
+	ret = khist_snapshot_files_create(inst);
+	if (ret) {
+		khist_trace_files_remove(inst);
+		goto out_buf;
+	}
+	return 0;
+
+out_buf:
+	khist_ringbuf_free(inst);
+	return ret;
+}
+
+/* Remove the buffer's files; the buffer lives on while files are open. */
+static void khist_instance_buffer_remove(struct khist_instance *inst)
+{
+	khist_snapshot_files_remove(inst);
+	khist_trace_files_remove(inst);
+}
+
+/*
  * A directory of an instance (its own, events/, instances/) references it
  * as a file does: its node's data stays valid while the node lives.
  */
@@ -84,7 +117,7 @@ static int khist_instance_fill(struct khist_instance *inst)
 	ret = khist_conform_init(inst);
 	if (ret)
 		return ret;
-	return khist_ringbuf_init(inst);
+	return khist_instance_buffer_add(inst);
 }
 
 static int khist_instance_mkdir(struct khist_node *dir, const char *name)
@@ -112,7 +145,7 @@ static int khist_instance_mkdir(struct khist_node *dir, const char *name)
 		goto out_files;
 	ret = khist_events_instance_add(inst);
 	if (ret) {
-		khist_ringbuf_exit(inst);
+		khist_instance_buffer_remove(inst);
 		goto out_files;
 	}
 	mutex_unlock(&khist_instance_mutex);
@@ -131,7 +164,7 @@ out_unlock:
 static void khist_instance_destroy(struct khist_instance *inst)
 {
 	khist_events_instance_remove(inst);
-	khist_ringbuf_exit(inst);
+	khist_instance_buffer_remove(inst);
 	khist_instance_remove_files(inst);
 	khist_fs_remove(inst->dir);
 	khist_instance_put(inst);
@@ -189,13 +222,13 @@ int khist_instance_init(void)
 		goto out_files;
 	ret = khist_events_init(inst);
 	if (ret) {
-		khist_ringbuf_exit(inst);
+		khist_instance_buffer_remove(inst);
 		goto out_files;
 	}
 	ret = khist_synth_init(inst);
 	if (ret) {
 		khist_events_exit();
-		khist_ringbuf_exit(inst);
+		khist_instance_buffer_remove(inst);
 		goto out_files;
 	}
 	dir = khist_instance_dir_create(inst->dir, "instances", inst);
@@ -203,7 +236,7 @@ int khist_instance_init(void)
 		ret = PTR_ERR(dir);
 		khist_synth_exit(inst);
 		khist_events_exit();
-		khist_ringbuf_exit(inst);
+		khist_instance_buffer_remove(inst);
 		goto out_files;
 	}
 	khist_fs_set_dir_ops(dir, &khist_instances_ops);
@@ -235,7 +268,7 @@ void khist_instance_exit(void)
 	mutex_unlock(&khist_instance_mutex);
 	khist_synth_exit(khist_top);
 	khist_events_exit();
-	khist_ringbuf_exit(khist_top);
+	khist_instance_buffer_remove(khist_top);
 	khist_instance_remove_files(khist_top);
 	khist_instance_put(khist_top);
 	khist_top = NULL;

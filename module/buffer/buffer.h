@@ -131,12 +131,9 @@ static inline int khist_ringbuf_charge_size(unsigned long size, u64 *charge)
 }
 
 int khist_ringbuf_init(struct khist_instance *inst);
-void khist_ringbuf_exit(struct khist_instance *inst);
 void khist_ringbuf_free(struct khist_instance *inst);
 int khist_rec_scratch_init(void);
 void khist_rec_scratch_exit(void);
-void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
-			  const void *rec, unsigned int size);
 void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb);
 void khist_comm_lookup(int pid, char *comm);
 void khist_comm_save(struct task_struct *tsk);
@@ -144,12 +141,6 @@ void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 			   unsigned int size);
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len);
 void khist_rec_commit_quiet(struct khist_rec_ctx *ctx);
-int khist_trace_files_create(struct khist_instance *inst);
-int khist_trace_view_open(struct inode *inode, struct file *file,
-			  struct trace_buffer *rb, khist_trace_header_fn header,
-			  void *data);
-int khist_trace_view_release(struct inode *inode, struct file *file);
-void khist_trace_files_remove(struct khist_instance *inst);
 bool khist_kaddr_ok(const struct file *file);
 bool khist_kaddr_hide(bool kaddr, u64 v);
 __printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,

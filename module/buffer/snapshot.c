@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * snapshot.c - each instance's snapshot buffer and its `snapshot` file.
+ * snapshot.c - each instance's snapshot buffer: the spare, the swap, the
+ * resize. The `snapshot` file is files/snapshot_file.c, the snapshot
+ * trigger's note events/print.c.
  *
  * A snapshot exchanges two pointers: the instance's buffer (buf->rb) and
  * the spare one. Writers that reserved a record before the exchange still
@@ -29,7 +31,6 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include "base/instance.h"
-#include "events/events.h"
 #include "mem/mem.h"
 #include "buffer/buffer.h"
 #include "buffer/snapshot.h"
@@ -149,9 +150,17 @@ void khist_snapshot_unhold(struct khist_buffer *buf)
 	khist_snap_unlock(buf->snap, flags);
 }
 
-/* Hold swaps and return the snapshot buffer, which then stays put. */
-static struct trace_buffer *khist_snap_hold_spare(struct khist_snapshot *snap)
+/**
+ * khist_snapshot_hold_spare() - hold swaps and return the snapshot buffer,
+ * which then stays put until khist_snapshot_unhold()
+ * @buf: the instance's buffer
+ *
+ * Context: any.
+ * Return: the snapshot (spare) buffer.
+ */
+struct trace_buffer *khist_snapshot_hold_spare(struct khist_buffer *buf)
 {
+	struct khist_snapshot *snap = buf->snap;
 	struct trace_buffer *rb;
 	unsigned long flags;
 
@@ -162,14 +171,15 @@ static struct trace_buffer *khist_snap_hold_spare(struct khist_snapshot *snap)
 	return rb;
 }
 
-enum khist_swap_result {
-	KHIST_SWAP_DONE,
-	KHIST_SWAP_UNALLOCATED,
-	KHIST_SWAP_SKIPPED,
-};
-
-/* Exchange buf->rb and the snapshot buffer. Any context. */
-static enum khist_swap_result khist_snap_swap(struct khist_buffer *buf)
+/**
+ * khist_snapshot_swap() - exchange buf->rb and the snapshot buffer
+ * @buf: the instance's buffer
+ *
+ * Context: any (NMI included), preemption disabled.
+ * Return: done, skipped (held, or the lock was busy in NMI), or not
+ * allocated (the caller decides what that means).
+ */
+enum khist_swap_result khist_snapshot_swap(struct khist_buffer *buf)
 {
 	struct khist_snapshot *snap = buf->snap;
 	enum khist_swap_result res = KHIST_SWAP_SKIPPED;
@@ -198,49 +208,6 @@ static enum khist_swap_result khist_snap_swap(struct khist_buffer *buf)
 out:
 	local_irq_restore(flags);
 	return res;
-}
-
-/* Write @text into the instance's buffer as an ftrace/print record. */
-static void khist_snap_note(struct khist_instance *inst, const char *text)
-{
-	size_t len = strlen(text);
-	struct khist_rec_ctx ctx;
-	struct khist_event *ev;
-	char *rec;
-
-	ev = READ_ONCE(inst->print_ev);
-	if (!ev)
-		return;
-	rec = khist_rec_reserve_ev(&ctx, ev,
-				   khist_print_def.rec_size + len + 1);
-	if (!rec)
-		return;
-	*(unsigned long *)(rec + sizeof(struct khist_common_hdr)) =
-		(unsigned long)khist_snapshot_trigger;
-	memcpy(rec + khist_print_def.rec_size, text, len + 1);
-	khist_rec_commit_quiet(&ctx);
-}
-
-/**
- * khist_snapshot_trigger() - take a snapshot of an instance's buffer
- * @inst: the instance
- *
- * As ftrace's snapshot trigger: when the snapshot is not allocated (it was
- * freed after the trigger was set), two notes go into the buffer and
- * tracing stops, so that what led there is kept.
- *
- * Context: any (NMI included), preemption disabled.
- */
-void khist_snapshot_trigger(struct khist_instance *inst)
-{
-	struct khist_buffer *buf = READ_ONCE(inst->buf);
-
-	if (!buf || khist_snap_swap(buf) != KHIST_SWAP_UNALLOCATED)
-		return;
-	khist_snap_note(inst, "*** SNAPSHOT NOT ALLOCATED ***\n");
-	khist_snap_note(inst, "*** stopping trace here!   ***\n");
-	ring_buffer_record_off(READ_ONCE(buf->rb));
-	WRITE_ONCE(buf->on, 0);
 }
 
 /* Resize the spare buffer to @size bytes per CPU; swaps are held. */
@@ -333,7 +300,7 @@ static void khist_snap_clear(struct khist_buffer *buf)
 	lockdep_assert_held(&snap->mutex);
 	if (!snap->allocated)
 		return;
-	rb = khist_snap_hold_spare(snap);
+	rb = khist_snapshot_hold_spare(buf);
 	ring_buffer_reset(rb);
 	khist_snapshot_unhold(buf);
 }
@@ -452,76 +419,20 @@ out_unlock:
 	return ret < 0 ? ret : 0;
 }
 
-/* ---- the snapshot file ---- */
-
-/* ftrace's text, byte for byte, one line per entry. */
-static const char *const khist_snap_help[] = {
-	"# Snapshot commands:",
-	"# echo 0 > snapshot : Clears and frees snapshot buffer",
-	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.",
-	"#                      Takes a snapshot of the main buffer.",
-	"# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)",
-	"#                      (Doesn't have to be '2' works with any number that",
-	"#                       is not a '0' or '1')",
-};
-
-static void khist_snap_header(struct khist_out *out, struct trace_buffer *rb,
-			      bool empty, void *data)
+/**
+ * khist_snapshot_command() - what a write of @val to `snapshot` does
+ * @buf: the instance's buffer
+ * @val: 0 frees the snapshot, 1 allocates it and takes a snapshot, any
+ *       other value clears it
+ *
+ * Context: process context; takes the snapshot's mutex.
+ * Return: 0 or -errno (-EBUSY: a hist snapshot() action owns it).
+ */
+int khist_snapshot_command(struct khist_buffer *buf, unsigned long val)
 {
-	struct khist_snapshot *snap = data;
-	unsigned int i;
-
-	if (!empty) {
-		khist_ringbuf_header(out, rb);
-		return;
-	}
-	khist_out_printf(out, "# tracer: nop\n#\n#\n# * Snapshot is %s *\n#\n",
-			 READ_ONCE(snap->allocated) ? "allocated" : "freed");
-	for (i = 0; i < ARRAY_SIZE(khist_snap_help); i++)
-		khist_out_printf(out, "%s\n", khist_snap_help[i]);
-}
-
-static int khist_snap_open(struct inode *inode, struct file *file)
-{
-	struct khist_instance *inst = inode->i_private;
-	struct khist_buffer *buf = inst->buf;
-	struct trace_buffer *rb;
-	int ret;
-
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
-	/* The buffer read stays the snapshot until the file is closed. */
-	rb = khist_snap_hold_spare(buf->snap);
-	ret = khist_trace_view_open(inode, file, rb, khist_snap_header,
-				    buf->snap);
-	if (ret)
-		khist_snapshot_unhold(buf);
-	return ret;
-}
-
-static int khist_snap_release_file(struct inode *inode, struct file *file)
-{
-	struct khist_instance *inst = inode->i_private;
-
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
-	khist_trace_view_release(inode, file);
-	khist_snapshot_unhold(inst->buf);
-	return 0;
-}
-
-static ssize_t khist_snap_write(struct file *file, const char __user *ubuf,
-				size_t cnt, loff_t *ppos)
-{
-	struct khist_instance *inst = file_inode(file)->i_private;
-	struct khist_buffer *buf = inst->buf;
 	struct khist_snapshot *snap = buf->snap;
-	unsigned long val;
-	int ret;
+	int ret = 0;
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
-	if (ret)
-		return ret;
 	mutex_lock(&snap->mutex);
 	if (snap->cond) {
 		/* A snapshot() action decides when the buffers swap. */
@@ -545,7 +456,7 @@ static ssize_t khist_snap_write(struct file *file, const char __user *ubuf,
 			if (ret < 0)
 				break;
 		}
-		khist_snap_swap(buf);
+		khist_snapshot_swap(buf);
 		ret = 0;
 		break;
 	default:
@@ -553,57 +464,17 @@ static ssize_t khist_snap_write(struct file *file, const char __user *ubuf,
 		break;
 	}
 	mutex_unlock(&snap->mutex);
-	if (ret)
-		return ret;
-	*ppos += cnt;
-	return cnt;
-}
-
-static loff_t khist_snap_llseek(struct file *file, loff_t off, int whence)
-{
-	if (file->f_mode & FMODE_READ)
-		return seq_lseek(file, off, whence);
-	file->f_pos = 0;
-	return 0;
-}
-
-static const struct file_operations khist_snap_fops = {
-	.owner = THIS_MODULE,
-	.open = khist_snap_open,
-	.read = seq_read,
-	.write = khist_snap_write,
-	.llseek = khist_snap_llseek,
-	.release = khist_snap_release_file,
-};
-
-/**
- * khist_snapshot_files_create() - add `snapshot` to an instance
- * @inst: the instance, its buffer initialised
- *
- * Context: process context.
- * Return: 0 or -errno.
- */
-int khist_snapshot_files_create(struct khist_instance *inst)
-{
-	struct khist_node *node;
-
-	node = khist_fs_create_file(inst->dir, "snapshot", KHIST_MODE_WRITE,
-				    &khist_snap_fops, inst);
-	if (IS_ERR(node))
-		return PTR_ERR(node);
-	/* The buffers live as long as the instance. */
-	khist_instance_get(inst);
-	khist_fs_set_release(node, khist_instance_node_release);
-	return 0;
+	return ret;
 }
 
 /**
- * khist_snapshot_files_remove() - remove `snapshot`
- * @inst: the instance
+ * khist_snapshot_allocated() - is the snapshot buffer allocated?
+ * @buf: the instance's buffer
  *
- * Context: process context.
+ * Context: any.
+ * Return: the state the `snapshot` file's header shows.
  */
-void khist_snapshot_files_remove(struct khist_instance *inst)
+bool khist_snapshot_allocated(struct khist_buffer *buf)
 {
-	khist_fs_remove(khist_fs_lookup(inst->dir, "snapshot"));
+	return READ_ONCE(buf->snap->allocated);
 }

@@ -131,32 +131,6 @@ struct khist_trigger_ops {
 
 extern struct mutex khist_event_mutex;
 extern const struct khist_trigger_ops *khist_trigger_ops;
-/*
- * One hit of @ev, which has triggers: @rec (common header first) of @size
- * bytes, valid during the call only (no timestamp: reading the clock
- * costs about 40 instructions, and a hist reads its own clock=). Called
- * by the fast path before the filter and before the record is committed:
- * any context (NMI included), preemption disabled; never sleeps,
- * allocates or blocks.
- */
-void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size);
-/*
- * The counting hit of an event (@fast is ev->fast, read with acquire):
- * true when it counted the hit and nothing else needs the event's record.
- * Any context (NMI included), preemption disabled.
- */
-bool khist_triggers_fast(void *fast);
-/*
- * khist_triggers_call() for an event whose only trigger is @fast (a
- * counting hist): @rec was built for the triggers only.
- */
-void khist_triggers_fast_rec(void *fast, void *rec, unsigned int size);
-/*
- * A hit of @ev, which has triggers, that no record could be built for:
- * each of its hists counts it as lost (shown in its Totals). Any context
- * (NMI included), preemption disabled.
- */
-void khist_triggers_lost(struct khist_event *ev);
 
 /* Registry (registry.c). */
 int khist_events_init(struct khist_instance *inst);
@@ -200,6 +174,11 @@ int khist_format_show(struct seq_file *m, struct khist_event *ev);
 int khist_builtin_register(void);
 void khist_builtin_unregister(void);
 extern struct khist_event_def khist_print_def;
+void khist_snapshot_trigger(struct khist_instance *inst);
+
+/* One line of `trace` (format.c). */
+void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
+			  const void *rec, unsigned int size);
 extern struct khist_event_def khist_kernel_stack_def;
 void khist_stack_record(struct khist_instance *inst,
 			const struct khist_common_hdr *hdr);

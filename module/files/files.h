@@ -15,6 +15,7 @@
 #define _KHIST_FILES_FILES_H
 
 #include "base/instance.h"
+#include "buffer/buffer.h"
 
 int khist_conform_init(struct khist_instance *inst);
 void khist_conform_exit(struct khist_instance *inst);
@@ -25,5 +26,15 @@ const char *khist_trace_clock_name(const struct khist_instance *inst);
 /* README (readme.c) and error_log (error_log.c). */
 int khist_readme_create(struct khist_instance *inst);
 int khist_errlog_create(struct khist_instance *inst);
+
+/* The ring buffer's files (trace_files.c, snapshot_file.c). */
+int khist_trace_files_create(struct khist_instance *inst);
+void khist_trace_files_remove(struct khist_instance *inst);
+int khist_snapshot_files_create(struct khist_instance *inst);
+void khist_snapshot_files_remove(struct khist_instance *inst);
+int khist_trace_view_open(struct inode *inode, struct file *file,
+			  struct trace_buffer *rb, khist_trace_header_fn header,
+			  void *data);
+int khist_trace_view_release(struct inode *inode, struct file *file);
 
 #endif /* _KHIST_FILES_FILES_H */

@@ -18,6 +18,7 @@
 #include <linux/tracepoint.h>
 #include "hist.h"
 #include "core/hist_eval.h"
+#include "events/hooks.h"
 #include "inter.h"
 
 #define KHIST_PAD_LEVELS 4

@@ -15,6 +15,7 @@
 #include "base/instance.h"
 #include "core/cmd_split.h"
 #include "events/evfilter.h"
+#include "events/hooks.h"
 #include "hist/hist.h"
 
 static LIST_HEAD(khist_trigger_types);
