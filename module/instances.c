@@ -204,14 +204,9 @@ int khist_instance_init(void)
 	struct khist_node *dir;
 	int ret;
 
-	ret = khist_rec_scratch_init();
-	if (ret)
-		return ret;
 	inst = khist_instance_alloc("", &khist_instance_ops);
-	if (IS_ERR(inst)) {
-		ret = PTR_ERR(inst);
-		goto out_scratch;
-	}
+	if (IS_ERR(inst))
+		return PTR_ERR(inst);
 	khist_top = inst;
 	inst->dir = khist_fs_root();
 	ret = khist_readme_create(inst);
@@ -246,8 +241,6 @@ out_files:
 	khist_instance_remove_files(inst);
 	khist_top = NULL;
 	khist_instance_put(inst);
-out_scratch:
-	khist_rec_scratch_exit();
 	return ret;
 }
 
@@ -272,5 +265,4 @@ void khist_instance_exit(void)
 	khist_instance_remove_files(khist_top);
 	khist_instance_put(khist_top);
 	khist_top = NULL;
-	khist_rec_scratch_exit();
 }

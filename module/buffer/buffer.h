@@ -132,8 +132,6 @@ static inline int khist_ringbuf_charge_size(unsigned long size, u64 *charge)
 
 int khist_ringbuf_init(struct khist_instance *inst);
 void khist_ringbuf_free(struct khist_instance *inst);
-int khist_rec_scratch_init(void);
-void khist_rec_scratch_exit(void);
 void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb);
 void khist_comm_lookup(int pid, char *comm);
 void khist_comm_save(struct task_struct *tsk);

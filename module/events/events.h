@@ -162,19 +162,38 @@ int khist_event_system_for_each(struct khist_event_system *sys,
 				int (*fn)(struct khist_event *ev, void *arg),
 				void *arg);
 
-/* Files (files.c). */
-int khist_event_files_create(struct khist_event *ev);
-struct khist_node *khist_system_dir_create(struct khist_node *events_dir,
+/**
+ * struct khist_events_listener - the files of the registry's objects,
+ * made by files/ (registered with khist_events_listener_set() at init); the
+ * registry calls them under khist_event_mutex unless said otherwise
+ * @system_added:     make events/<system>/ in @events_dir; ERR_PTR() on
+ *                    failure
+ * @event_added:      make the files of events/<system>/<name>/ (the
+ *                    directory exists); 0 or -errno
+ * @instance_added:   make the files of an instance's events/ directory
+ *                    (set_event, ...); mutex NOT held; 0 or -errno
+ * @instance_removed: remove them; mutex NOT held
+ * All in process context.
+ */
+struct khist_events_listener {
+	struct khist_node *(*system_added)(struct khist_node *events_dir,
 					   struct khist_event_system *sys);
-int khist_events_top_files_create(struct khist_instance *inst);
-void khist_events_top_files_remove(struct khist_instance *inst);
-int khist_format_show(struct seq_file *m, struct khist_event *ev);
+	int (*event_added)(struct khist_event *ev);
+	int (*instance_added)(struct khist_instance *inst);
+	void (*instance_removed)(struct khist_instance *inst);
+};
+
+void khist_events_listener_set(const struct khist_events_listener *l);
 
 /* Built-in events (builtin.c, syscalls.c, print.c, stack.c). */
 int khist_builtin_register(void);
 void khist_builtin_unregister(void);
 extern struct khist_event_def khist_print_def;
 void khist_snapshot_trigger(struct khist_instance *inst);
+
+/* The record path's per-CPU scratch (record.c). */
+int khist_rec_scratch_init(void);
+void khist_rec_scratch_exit(void);
 
 /* One line of `trace` (format.c). */
 void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,

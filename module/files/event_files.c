@@ -17,6 +17,7 @@
 #include "events/events.h"
 #include "events/evfilter.h"
 #include "mem/mem.h"
+#include "files/files.h"
 
 /* Biggest write accepted by filter, trigger and set_event. */
 #define KHIST_CMD_MAX PAGE_SIZE
@@ -51,7 +52,7 @@ static const char khist_common_fields_text[] =
  * Context: process context, khist_event_mutex held.
  * Return: 0.
  */
-int khist_format_show(struct seq_file *m, struct khist_event *ev)
+static int khist_format_show(struct seq_file *m, struct khist_event *ev)
 {
 	const struct khist_field_desc *f;
 	const char *br;
@@ -452,7 +453,7 @@ static void khist_event_node_release(void *data)
  * Context: process context, khist_event_mutex held.
  * Return: 0 or -errno (the caller removes the directory).
  */
-int khist_event_files_create(struct khist_event *ev)
+static int khist_event_files_create(struct khist_event *ev)
 {
 	static const struct {
 		const char *name;
@@ -654,8 +655,9 @@ static void khist_system_node_release(void *data)
  * Context: process context, khist_event_mutex held.
  * Return: the directory or an ERR_PTR.
  */
-struct khist_node *khist_system_dir_create(struct khist_node *events_dir,
-					   struct khist_event_system *sys)
+static struct khist_node *
+khist_system_dir_create(struct khist_node *events_dir,
+			struct khist_event_system *sys)
 {
 	struct khist_node *dir, *node;
 
@@ -877,6 +879,27 @@ static const struct file_operations khist_set_event_fops = {
 };
 
 /**
+ * khist_events_top_files_remove() - undo khist_events_top_files_create()
+ * @inst: the instance
+ *
+ * Context: process context.
+ */
+static void khist_events_top_files_remove(struct khist_instance *inst)
+{
+	static const char *const ev_files[] = {
+		"enable",
+		"header_page",
+		"header_event",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev_files); i++)
+		khist_fs_remove(khist_fs_lookup(inst->events_dir, ev_files[i]));
+	khist_fs_remove(khist_fs_lookup(inst->dir, "available_events"));
+	khist_fs_remove(khist_fs_lookup(inst->dir, "set_event"));
+}
+
+/**
  * khist_events_top_files_create() - events/enable, events/header_page,
  * events/header_event, available_events and set_event
  * @inst: the instance
@@ -884,7 +907,7 @@ static const struct file_operations khist_set_event_fops = {
  * Context: process context.
  * Return: 0 or -errno with nothing left behind.
  */
-int khist_events_top_files_create(struct khist_instance *inst)
+static int khist_events_top_files_create(struct khist_instance *inst)
 {
 	static const struct {
 		bool events_dir;
@@ -923,23 +946,29 @@ int khist_events_top_files_create(struct khist_instance *inst)
 	return 0;
 }
 
-/**
- * khist_events_top_files_remove() - undo khist_events_top_files_create()
- * @inst: the instance
- *
- * Context: process context.
- */
-void khist_events_top_files_remove(struct khist_instance *inst)
-{
-	static const char *const ev_files[] = {
-		"enable",
-		"header_page",
-		"header_event",
-	};
-	unsigned int i;
+static const struct khist_events_listener khist_event_files_listener = {
+	.system_added = khist_system_dir_create,
+	.event_added = khist_event_files_create,
+	.instance_added = khist_events_top_files_create,
+	.instance_removed = khist_events_top_files_remove,
+};
 
-	for (i = 0; i < ARRAY_SIZE(ev_files); i++)
-		khist_fs_remove(khist_fs_lookup(inst->events_dir, ev_files[i]));
-	khist_fs_remove(khist_fs_lookup(inst->dir, "available_events"));
-	khist_fs_remove(khist_fs_lookup(inst->dir, "set_event"));
+/**
+ * khist_files_init() - let the event registry make its files through files/
+ *
+ * Context: process context, module init, before the first instance.
+ */
+void khist_files_init(void)
+{
+	khist_events_listener_set(&khist_event_files_listener);
+}
+
+/**
+ * khist_files_exit() - undo khist_files_init()
+ *
+ * Context: process context, module exit, after the last instance.
+ */
+void khist_files_exit(void)
+{
+	khist_events_listener_set(NULL);
 }

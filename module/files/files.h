@@ -17,6 +17,8 @@
 #include "base/instance.h"
 #include "buffer/buffer.h"
 
+void khist_files_init(void);
+void khist_files_exit(void);
 int khist_conform_init(struct khist_instance *inst);
 void khist_conform_exit(struct khist_instance *inst);
 int khist_options_create(struct khist_instance *inst);
