@@ -34,6 +34,9 @@ static int __init khist_init(void)
 	ret = khist_triggers_init();
 	if (ret)
 		goto out_cmds;
+	ret = khist_hist_init();
+	if (ret)
+		goto out_trig;
 	/* The event registry makes its files through files/. */
 	khist_files_init();
 	/* The record path's per-CPU scratch, before any probe can run. */
@@ -56,6 +59,8 @@ out_scratch:
 	khist_rec_scratch_exit();
 out_files:
 	khist_files_exit();
+	khist_hist_exit();
+out_trig:
 	khist_triggers_exit();
 out_cmds:
 	khist_cmds_exit();
@@ -73,6 +78,7 @@ static void __exit khist_exit(void)
 	khist_instance_exit();
 	khist_rec_scratch_exit();
 	khist_files_exit();
+	khist_hist_exit();
 	khist_triggers_exit();
 	khist_cmds_exit();
 	khist_fs_exit();

@@ -113,19 +113,12 @@ struct khist_event {
  *          -errno.
  * @show:   print the `trigger` file; process context, mutex held. When
  *          NULL, the file shows the "# Available triggers:" header.
- * @hist:   print the `hist` file; process context, mutex held. NULL: empty.
- * @hist_size: optional; bytes the `hist` file would take now, so that it
- *          is opened with a buffer of that size; as @hist.
- * @hist_debug: print the `hist_debug` file; as @hist.
  * @removed: @ev is being unregistered: drop every trigger on it. Process
  *          context, mutex held; the probe is already detached.
  */
 struct khist_trigger_ops {
 	int (*write)(struct khist_event *ev, char *buf);
 	int (*show)(struct seq_file *m, struct khist_event *ev);
-	int (*hist)(struct seq_file *m, struct khist_event *ev);
-	size_t (*hist_size)(struct khist_event *ev);
-	int (*hist_debug)(struct seq_file *m, struct khist_event *ev);
 	void (*removed)(struct khist_event *ev);
 };
 

@@ -18,13 +18,14 @@
 #include "events/evfilter.h"
 #include "mem/mem.h"
 #include "files/files.h"
+#include "hist/hist.h"
 
 /* Biggest write accepted by filter, trigger and set_event. */
-#define KHIST_CMD_MAX PAGE_SIZE
+#define KHIST_FILE_CMD_MAX PAGE_SIZE
 
 static char *khist_copy_cmd(const char __user *ubuf, size_t count)
 {
-	if (count >= KHIST_CMD_MAX)
+	if (count >= KHIST_FILE_CMD_MAX)
 		return ERR_PTR(-EINVAL);
 	return memdup_user_nul(ubuf, count);
 }
@@ -344,18 +345,16 @@ static int khist_hist_reader_pin(struct seq_file *m)
 static int khist_hist_file_show(struct seq_file *m, void *v)
 {
 	struct khist_hist_reader *r = m->private;
-	const struct khist_trigger_ops *ops;
 	int ret;
 
 	ret = khist_hist_reader_pin(m);
 	if (ret)
 		return ret;
 	mutex_lock(&khist_event_mutex);
-	ops = khist_trigger_ops;
 	if (!khist_ev_live(r->ev))
 		ret = -ENODEV;
-	else if (ops && ops->hist)
-		ret = ops->hist(m, r->ev);
+	else
+		ret = khist_hist_show(m, r->ev);
 	mutex_unlock(&khist_event_mutex);
 	return ret;
 }
@@ -369,7 +368,6 @@ static int khist_hist_file_show(struct seq_file *m, void *v)
 static int khist_hist_file_open(struct inode *inode, struct file *file)
 {
 	struct khist_event *ev = inode->i_private;
-	const struct khist_trigger_ops *ops;
 	struct khist_hist_reader *r;
 	size_t size = 0;
 	int ret;
@@ -379,9 +377,8 @@ static int khist_hist_file_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	r->ev = ev;
 	mutex_lock(&khist_event_mutex);
-	ops = khist_trigger_ops;
-	if (khist_ev_live(ev) && ops && ops->hist_size)
-		size = ops->hist_size(ev);
+	if (khist_ev_live(ev))
+		size = khist_hist_show_size(ev);
 	mutex_unlock(&khist_event_mutex);
 	if (size > PAGE_SIZE && !khist_mem_pin(size)) {
 		ret = single_open_size(file, khist_hist_file_show, r, size);
@@ -424,15 +421,13 @@ static const struct file_operations khist_hist_file_fops = {
 static int khist_hist_debug_file_show(struct seq_file *m, void *v)
 {
 	struct khist_event *ev = m->private;
-	const struct khist_trigger_ops *ops;
-	int ret = 0;
+	int ret;
 
 	mutex_lock(&khist_event_mutex);
-	ops = khist_trigger_ops;
 	if (!khist_ev_live(ev))
 		ret = -ENODEV;
-	else if (ops && ops->hist_debug)
-		ret = ops->hist_debug(m, ev);
+	else
+		ret = khist_hist_debug_show(m, ev);
 	mutex_unlock(&khist_event_mutex);
 	return ret;
 }

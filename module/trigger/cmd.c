@@ -33,17 +33,20 @@ static struct khist_cmd_type *const khist_cmd_types[] = {
 	&khist_traceon_cmd,	 &khist_traceoff_cmd,
 	&khist_snapshot_cmd,	 &khist_stacktrace_cmd,
 	&khist_enable_event_cmd, &khist_disable_event_cmd,
-	&khist_enable_hist_cmd,	 &khist_disable_hist_cmd,
 };
 
+/*
+ * A command of this file's kind by its word: the ones above, and the ones
+ * other layers build on this code and register themselves (enable_hist,
+ * disable_hist).
+ */
 static const struct khist_cmd_type *khist_cmd_lookup(const char *name)
 {
-	unsigned int i;
+	const struct khist_trigger_type *t = khist_trigger_type_find(name);
 
-	for (i = 0; i < ARRAY_SIZE(khist_cmd_types); i++)
-		if (!strcmp(khist_cmd_types[i]->type.name, name))
-			return khist_cmd_types[i];
-	return NULL;
+	if (!t || t->parse != khist_cmd_parse)
+		return NULL;
+	return container_of(t, struct khist_cmd_type, type);
 }
 
 static bool khist_is_cmd(const struct khist_trigger *t)
@@ -403,7 +406,7 @@ void khist_cmd_print(struct seq_file *m, struct khist_trigger *t)
 /**
  * khist_cmds_init() - register the commands with the trigger engine
  *
- * Called before the engine registers "hist", so that the trigger file
+ * Called before hist registers its commands, so that the trigger file
  * lists the commands in ftrace's order.
  *
  * Context: process context, module init.

@@ -16,7 +16,7 @@
 #include "core/cmd_split.h"
 #include "events/evfilter.h"
 #include "events/hooks.h"
-#include "hist/hist.h"
+#include "trigger/engine.h"
 
 static LIST_HEAD(khist_trigger_types);
 
@@ -46,6 +46,23 @@ out:
 }
 
 static void khist_trigger_drop_type(struct khist_trigger_type *type);
+
+/**
+ * khist_trigger_type_find() - a registered command by its word
+ * @name: the command word
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: the command, or NULL.
+ */
+struct khist_trigger_type *khist_trigger_type_find(const char *name)
+{
+	struct khist_trigger_type *t;
+
+	list_for_each_entry(t, &khist_trigger_types, list)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
 
 /**
  * khist_trigger_type_unregister() - remove a command and its triggers
@@ -128,9 +145,10 @@ static void khist_trigger_one_update(struct khist_event *ev,
 		one = list_first_entry(&et->list, struct khist_trigger, list);
 	/* The trigger is filled in before a probe finds it here. */
 	smp_store_release(&et->one, one);
-	if (one && !khist_hist_counting(one))
+	if (one && !(one->type->counting && one->type->counting(one)))
 		one = NULL;
-	ev->fast_norec = one && khist_hist_counting_norec(one);
+	ev->fast_norec = one && one->type->counting_norec &&
+			 one->type->counting_norec(one);
 	/* So too for khist_rec_fast() and the scratch commit. */
 	smp_store_release(&ev->fast, one);
 	khist_event_fast_sync(ev);
@@ -319,8 +337,8 @@ void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size)
  *
  * The fast path could not build the record (bigger than the ring buffer
  * takes, or nested deeper than its scratch levels): every hist of the
- * event that is not paused counts the hit as lost, whatever its filter
- * would have said.
+ * event that is not paused counts the hit as lost (its type's ->lost),
+ * whatever its filter would have said.
  *
  * Context: any, NMI included, preemption disabled.
  */
@@ -334,8 +352,8 @@ void khist_triggers_lost(struct khist_event *ev)
 	if (!et)
 		return;
 	list_for_each_entry_rcu(t, &et->list, list)
-		if (t->type->call == khist_hist_call && !READ_ONCE(t->paused))
-			atomic64_inc(&khist_to_hist(t)->lost);
+		if (t->type->lost && !READ_ONCE(t->paused))
+			t->type->lost(t);
 }
 
 /**
@@ -467,30 +485,17 @@ static void khist_trig_removed(struct khist_event *ev)
 static const struct khist_trigger_ops khist_trig_ops = {
 	.write = khist_trig_write,
 	.show = khist_trig_show,
-	.hist = khist_hist_show,
-	.hist_size = khist_hist_show_size,
-	.hist_debug = khist_hist_debug_show,
 	.removed = khist_trig_removed,
 };
 
 /**
- * khist_triggers_init() - install the trigger engine and the hist command
+ * khist_triggers_init() - install the trigger engine
  *
  * Context: process context, module init, before any event exists.
- * Return: 0 or -errno.
+ * Return: 0.
  */
 int khist_triggers_init(void)
 {
-	int ret;
-
-	ret = khist_hist_pads_init();
-	if (ret)
-		return ret;
-	ret = khist_trigger_type_register(&khist_hist_type);
-	if (ret) {
-		khist_hist_pads_exit();
-		return ret;
-	}
 	khist_trigger_ops_set(&khist_trig_ops);
 	return 0;
 }
@@ -505,6 +510,4 @@ int khist_triggers_init(void)
 void khist_triggers_exit(void)
 {
 	khist_trigger_ops_set(NULL);
-	khist_trigger_type_unregister(&khist_hist_type);
-	khist_hist_pads_exit();
 }

@@ -17,7 +17,7 @@
 #define _KHIST_TRIGGERS_TRIGGERS_H
 
 #include <linux/atomic.h>
-#include "hist/hist.h"
+#include "trigger/engine.h"
 
 struct khist_cmd;
 
@@ -108,10 +108,8 @@ void khist_cmd_error(struct khist_event *ev, const char *cmd, const char *msg,
 int khist_cmds_init(void);
 void khist_cmds_exit(void);
 
-/* target.c: enable_event, disable_event, enable_hist, disable_hist */
-extern struct khist_cmd_type khist_enable_event_cmd, khist_disable_event_cmd,
-	khist_enable_hist_cmd, khist_disable_hist_cmd;
-void khist_target_unreg_all(struct khist_event *ev);
+/* target.c: enable_event, disable_event */
+extern struct khist_cmd_type khist_enable_event_cmd, khist_disable_event_cmd;
 
 /* basic.c: traceon, traceoff, snapshot, stacktrace */
 extern struct khist_cmd_type khist_traceon_cmd, khist_traceoff_cmd,
