@@ -38,6 +38,8 @@
 struct khist_event_system;
 struct khist_instance;
 struct khist_filter;
+struct khist_ev_triggers;
+struct khist_trigger;
 
 /**
  * struct khist_event - a registered event
@@ -64,7 +66,8 @@ struct khist_filter;
  *                 linked, lowered after one is unlinked; release/acquire)
  * @filter_text:   the `filter` file's text, NULL when none
  * @filter:        compiled filter (evfilter.c), or NULL
- * @trigger_data:  for the trigger/hist code, untouched by the registry
+ * @trigger_data:  the trigger engine's list (trigger/engine.h), untouched
+ *                 by the registry
  * @fast:          the trigger engine's counting hist for the event, or NULL
  *                 (set by the engine under khist_event_mutex, release,
  *                 then khist_event_fast_sync()). A record built for the
@@ -95,8 +98,8 @@ struct khist_event {
 	int trig_reads;
 	char *filter_text;
 	struct khist_filter __rcu *filter;
-	void *trigger_data;
-	void *fast;
+	struct khist_ev_triggers *trigger_data;
+	struct khist_trigger *fast;
 	int fast_norec;
 };
 

@@ -50,12 +50,13 @@ void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size);
  * true when it counted the hit and nothing else needs the event's record.
  * Any context (NMI included), preemption disabled.
  */
-bool khist_triggers_fast(void *fast);
+bool khist_triggers_fast(struct khist_trigger *fast);
 /*
  * khist_triggers_call() for an event whose only trigger is @fast (a
  * counting hist): @rec was built for the triggers only.
  */
-void khist_triggers_fast_rec(void *fast, void *rec, unsigned int size);
+void khist_triggers_fast_rec(struct khist_trigger *fast, void *rec,
+			     unsigned int size);
 /*
  * A hit of @ev, which has triggers, that no record could be built for:
  * each of its hists counts it as lost (shown in its Totals). Any context

@@ -139,7 +139,7 @@ static __always_inline void
 khist_rec_scratch_triggers(struct khist_event *ev, void *rec, unsigned int size)
 {
 	/* Pairs with the release in trigger.c. */
-	void *t = smp_load_acquire(&ev->fast);
+	struct khist_trigger *t = smp_load_acquire(&ev->fast);
 
 	if (t)
 		khist_triggers_fast_rec(t, rec, size);
@@ -192,7 +192,7 @@ static noinline void khist_rec_fast_miss(struct khist_event *ev)
 void khist_rec_fast(struct khist_event *ev)
 {
 	/* Pairs with the release in trigger.c. */
-	void *t = smp_load_acquire(&ev->fast);
+	struct khist_trigger *t = smp_load_acquire(&ev->fast);
 
 	if (likely(t) && khist_triggers_fast(t))
 		return;
