@@ -75,8 +75,8 @@ void khist_instance_node_release(void *inst)
  * Context: process context; may sleep.
  * Return: the instance or an ERR_PTR().
  */
-struct khist_instance *khist_instance_alloc(const char *name,
-					    const struct khist_instance_ops *ops)
+struct khist_instance *
+khist_instance_alloc(const char *name, const struct khist_instance_ops *ops)
 {
 	struct khist_instance *inst;
 	int ret;

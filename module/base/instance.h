@@ -84,8 +84,8 @@ struct khist_instance {
 extern struct khist_instance *khist_top;
 extern struct list_head khist_instances;
 
-struct khist_instance *khist_instance_alloc(const char *name,
-					    const struct khist_instance_ops *ops);
+struct khist_instance *
+khist_instance_alloc(const char *name, const struct khist_instance_ops *ops);
 void khist_instance_get(struct khist_instance *inst);
 void khist_instance_put(struct khist_instance *inst);
 void khist_instance_node_release(void *inst);

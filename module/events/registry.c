@@ -512,7 +512,7 @@ static struct khist_event_system *khist_system_get(struct khist_instance *inst,
 have:
 	if (!sys->dir) {
 		sys->dir = khist_events_listener->system_added(inst->events_dir,
-							      sys);
+							       sys);
 		if (IS_ERR(sys->dir)) {
 			long err = PTR_ERR(sys->dir);
 
