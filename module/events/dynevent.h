@@ -15,8 +15,8 @@
  * khist_event_mutex. ->create() is called without it; ->show(),
  * ->is_busy(), ->match() and ->free() with it held.
  */
-#ifndef _KHIST_SYNTH_DYNEVENT_H
-#define _KHIST_SYNTH_DYNEVENT_H
+#ifndef _KHIST_EVENTS_DYNEVENT_H
+#define _KHIST_EVENTS_DYNEVENT_H
 
 #include <linux/list.h>
 #include <linux/seq_file.h>
@@ -62,9 +62,7 @@ void khist_dynevent_add(struct khist_dynevent *ev,
 			const struct khist_dynevent_ops *ops);
 void khist_dynevent_del(struct khist_dynevent *ev);
 int khist_dynevent_release_all(const struct khist_dynevent_ops *type);
-ssize_t khist_run_commands(const char __user *ubuf, size_t count, loff_t *ppos,
-			   int (*fn)(const char *line));
-int khist_dynevent_files_create(struct khist_instance *inst);
-void khist_dynevent_files_remove(struct khist_instance *inst);
+int khist_dynevent_command(const char *line);
+int khist_dynevent_show_all(struct seq_file *m);
 
-#endif /* _KHIST_SYNTH_DYNEVENT_H */
+#endif /* _KHIST_EVENTS_DYNEVENT_H */

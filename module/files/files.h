@@ -29,6 +29,12 @@ const char *khist_trace_clock_name(const struct khist_instance *inst);
 int khist_readme_create(struct khist_instance *inst);
 int khist_errlog_create(struct khist_instance *inst);
 
+/* dynamic_events (dynamic_events.c), and its line splitter. */
+int khist_dynevent_files_create(struct khist_instance *inst);
+void khist_dynevent_files_remove(struct khist_instance *inst);
+ssize_t khist_run_commands(const char __user *ubuf, size_t count, loff_t *ppos,
+			   int (*fn)(const char *line));
+
 /* The ring buffer's files (trace_files.c, snapshot_file.c). */
 int khist_trace_files_create(struct khist_instance *inst);
 void khist_trace_files_remove(struct khist_instance *inst);

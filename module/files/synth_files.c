@@ -14,6 +14,7 @@
 #include "base/instance.h"
 #include "events/events.h"
 #include "synth/synth_internal.h"
+#include "files/files.h"
 
 static int synth_file_show(struct seq_file *m, void *v)
 {
