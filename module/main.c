@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - module init and exit: subsystems come up in order and go down in
- * reverse.
+ * main.c - module init and exit: the one ladder of module-wide parts, each
+ * brought up in order and taken down in reverse. Per-instance parts are
+ * instances.c's (the top instance is the last step here).
  */
 #include <linux/init.h>
 #include <linux/module.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events/evfilter.h"
 #include "eprobe/eprobe.h"
 #include "hist/hist.h"
-#include "triggers/triggers.h"
-#include "limits/mem.h"
+#include "trigger/triggers.h"
+#include "mem/mem.h"
+#include "events/events.h"
+#include "files/files.h"
+#include "instances.h"
 
 static int __init khist_init(void)
 {
@@ -30,9 +34,18 @@ static int __init khist_init(void)
 	ret = khist_triggers_init();
 	if (ret)
 		goto out_cmds;
-	ret = khist_instance_init();
+	ret = khist_hist_init();
 	if (ret)
 		goto out_trig;
+	/* The event registry makes its files through files/. */
+	khist_files_init();
+	/* The record path's per-CPU scratch, before any probe can run. */
+	ret = khist_rec_scratch_init();
+	if (ret)
+		goto out_files;
+	ret = khist_instance_init();
+	if (ret)
+		goto out_scratch;
 	/* After `dynamic_events` (synthetic events, in the top instance). */
 	ret = khist_eprobe_init();
 	if (ret)
@@ -42,6 +55,11 @@ static int __init khist_init(void)
 
 out_inst:
 	khist_instance_exit();
+out_scratch:
+	khist_rec_scratch_exit();
+out_files:
+	khist_files_exit();
+	khist_hist_exit();
 out_trig:
 	khist_triggers_exit();
 out_cmds:
@@ -58,6 +76,9 @@ static void __exit khist_exit(void)
 	khist_fault_exit();
 	khist_eprobe_exit();
 	khist_instance_exit();
+	khist_rec_scratch_exit();
+	khist_files_exit();
+	khist_hist_exit();
 	khist_triggers_exit();
 	khist_cmds_exit();
 	khist_fs_exit();

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# style.sh all|checkpatch|clang-format|sparse|w1|kdoc|layers|format - khist's
-# style gates, each printed as one TAP line (details as # lines).
+# style.sh all|checkpatch|clang-format|sparse|w1|kdoc|includes|layers|format
+# - khist's style gates, each printed as one TAP line (details as # lines).
 #   checkpatch    scripts/checkpatch.pl --strict from linux-source-6.12
 #   clang-format  the kernel's .clang-format, --dry-run --Werror
 #   sparse        make C=2 against the 6.12 headers, no warning in our files
@@ -10,6 +10,8 @@
 #   kdoc          scripts/kernel-doc -none -Wall on every kernel source, and
 #                 a Context: line in the kernel-doc of every non-static
 #                 function (selftests/kdoc-context.pl)
+#   includes      no "../" include in module/ or include/, and no module/
+#                 include from include/
 #   layers        the layer rule on the 6.12 objects (selftests/layers.sh)
 #   format        rewrite the sources with clang-format (not a check)
 set -u
@@ -127,6 +129,21 @@ do_layers() {
 	rm -f "$log"
 }
 
+# Include style: headers of another directory are included from module/
+# ("events/events.h"), public ones as <khist/...>; never "../", and the
+# public headers never include module/.
+do_includes() {
+	log=$(mktemp)
+	git ls-files 'module/*.[ch]' 'include/*.h' 'selftests/modules/*.[ch]' |
+		xargs grep -n '^#[[:space:]]*include[[:space:]]*"\.\./' >"$log"
+	git ls-files 'include/*.h' |
+		xargs grep -nE '^#[[:space:]]*include[[:space:]]*[<"][^>"]*module/' \
+		>>"$log"
+	grep -q . "$log" && s=1 || s=0
+	report includes $s "$log"
+	rm -f "$log"
+}
+
 do_kdoc() {
 	log=$(mktemp)
 	kernel_files | xargs perl "$KSRC/scripts/kernel-doc" -none -Wall \
@@ -144,6 +161,7 @@ case "${1:-all}" in
 all)
 	do_checkpatch
 	do_clang_format
+	do_includes
 	do_kdoc
 	do_w1
 	do_sparse
@@ -155,7 +173,8 @@ format) do_format ;;
 sparse) do_sparse ;;
 w1) do_w1 ;;
 kdoc) do_kdoc ;;
+includes) do_includes ;;
 layers) do_layers ;;
-*) echo "usage: style.sh all|checkpatch|clang-format|sparse|w1|kdoc|layers|format" >&2; exit 2 ;;
+*) echo "usage: style.sh all|checkpatch|clang-format|sparse|w1|kdoc|includes|layers|format" >&2; exit 2 ;;
 esac
 exit $rc

@@ -25,8 +25,8 @@
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/stddef.h>
-#include "../../module/core/schema.h"
 #include <khist/out.h>
+#include <khist/schema.h>
 
 struct khist_event;
 struct ring_buffer_event;

@@ -10,10 +10,10 @@
  */
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events/events.h"
 #include "events/evfilter.h"
-#include "limits/mem.h"
+#include "mem/mem.h"
 #include "synth/synth.h"
 #include "eprobe.h"
 

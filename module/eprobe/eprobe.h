@@ -26,7 +26,7 @@
 #include <khist/event.h>
 #include "core/eprobe_parse.h"
 #include "hist/hist.h"
-#include "synth/dynevent.h"
+#include "events/dynevent.h"
 
 struct khist_synth_event;
 

@@ -20,7 +20,7 @@
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include "events/events.h"
-#include "ringbuf/ringbuf.h"
+#include "buffer/buffer.h"
 #include "eprobe.h"
 
 /*

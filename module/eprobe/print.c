@@ -9,7 +9,7 @@
  */
 #include "events/events.h"
 #include "eprobe.h"
-#include "ringbuf/ringbuf.h"
+#include "buffer/buffer.h"
 
 /*
  * A symstr of an address that is no symbol holds "0x<address>": a reader

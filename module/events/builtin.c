@@ -16,9 +16,8 @@
 #include <trace/events/syscalls.h>
 #include <trace/events/timer.h>
 #include <linux/ctype.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events.h"
-#include "conform/conform.h"
 
 #define KHIST_ON_TRACEPOINTS
 #define KHIST_CREATE_EVENTS

@@ -32,11 +32,14 @@
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <khist/event.h>
-#include "../fs/fs.h"
+#include "fs/fs.h"
+#include "base/instance.h"
 
 struct khist_event_system;
 struct khist_instance;
 struct khist_filter;
+struct khist_ev_triggers;
+struct khist_trigger;
 
 /**
  * struct khist_event - a registered event
@@ -63,7 +66,8 @@ struct khist_filter;
  *                 linked, lowered after one is unlinked; release/acquire)
  * @filter_text:   the `filter` file's text, NULL when none
  * @filter:        compiled filter (evfilter.c), or NULL
- * @trigger_data:  for the trigger/hist code, untouched by the registry
+ * @trigger_data:  the trigger engine's list (trigger/engine.h), untouched
+ *                 by the registry
  * @fast:          the trigger engine's counting hist for the event, or NULL
  *                 (set by the engine under khist_event_mutex, release,
  *                 then khist_event_fast_sync()). A record built for the
@@ -94,8 +98,8 @@ struct khist_event {
 	int trig_reads;
 	char *filter_text;
 	struct khist_filter __rcu *filter;
-	void *trigger_data;
-	void *fast;
+	struct khist_ev_triggers *trigger_data;
+	struct khist_trigger *fast;
 	int fast_norec;
 };
 
@@ -112,54 +116,23 @@ struct khist_event {
  *          -errno.
  * @show:   print the `trigger` file; process context, mutex held. When
  *          NULL, the file shows the "# Available triggers:" header.
- * @hist:   print the `hist` file; process context, mutex held. NULL: empty.
- * @hist_size: optional; bytes the `hist` file would take now, so that it
- *          is opened with a buffer of that size; as @hist.
- * @hist_debug: print the `hist_debug` file; as @hist.
  * @removed: @ev is being unregistered: drop every trigger on it. Process
  *          context, mutex held; the probe is already detached.
  */
 struct khist_trigger_ops {
 	int (*write)(struct khist_event *ev, char *buf);
 	int (*show)(struct seq_file *m, struct khist_event *ev);
-	int (*hist)(struct seq_file *m, struct khist_event *ev);
-	size_t (*hist_size)(struct khist_event *ev);
-	int (*hist_debug)(struct seq_file *m, struct khist_event *ev);
 	void (*removed)(struct khist_event *ev);
 };
 
 extern struct mutex khist_event_mutex;
 extern const struct khist_trigger_ops *khist_trigger_ops;
-/*
- * One hit of @ev, which has triggers: @rec (common header first) of @size
- * bytes, valid during the call only (no timestamp: reading the clock
- * costs about 40 instructions, and a hist reads its own clock=). Called
- * by the fast path before the filter and before the record is committed:
- * any context (NMI included), preemption disabled; never sleeps,
- * allocates or blocks.
- */
-void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size);
-/*
- * The counting hit of an event (@fast is ev->fast, read with acquire):
- * true when it counted the hit and nothing else needs the event's record.
- * Any context (NMI included), preemption disabled.
- */
-bool khist_triggers_fast(void *fast);
-/*
- * khist_triggers_call() for an event whose only trigger is @fast (a
- * counting hist): @rec was built for the triggers only.
- */
-void khist_triggers_fast_rec(void *fast, void *rec, unsigned int size);
-/*
- * A hit of @ev, which has triggers, that no record could be built for:
- * each of its hists counts it as lost (shown in its Totals). Any context
- * (NMI included), preemption disabled.
- */
-void khist_triggers_lost(struct khist_event *ev);
 
 /* Registry (registry.c). */
 int khist_events_init(struct khist_instance *inst);
 void khist_events_exit(void);
+int khist_events_instance_add(struct khist_instance *inst);
+void khist_events_instance_remove(struct khist_instance *inst);
 struct khist_event *khist_event_find(const char *system, const char *name);
 struct khist_event *khist_event_find_in(struct khist_instance *inst,
 					const char *system, const char *name);
@@ -185,18 +158,45 @@ int khist_event_system_for_each(struct khist_event_system *sys,
 				int (*fn)(struct khist_event *ev, void *arg),
 				void *arg);
 
-/* Files (files.c). */
-int khist_event_files_create(struct khist_event *ev);
-struct khist_node *khist_system_dir_create(struct khist_node *events_dir,
+/**
+ * struct khist_events_listener - the files of the registry's objects,
+ * made by files/ (registered with khist_events_listener_set() at init); the
+ * registry calls them under khist_event_mutex unless said otherwise
+ * @system_added:     make events/<system>/ in @events_dir; ERR_PTR() on
+ *                    failure
+ * @event_added:      make the files of events/<system>/<name>/ (the
+ *                    directory exists); 0 or -errno
+ * @instance_added:   make the files of an instance's events/ directory
+ *                    (set_event, ...); mutex NOT held; 0 or -errno
+ * @instance_removed: remove them; mutex NOT held
+ * All in process context.
+ */
+struct khist_events_listener {
+	struct khist_node *(*system_added)(struct khist_node *events_dir,
 					   struct khist_event_system *sys);
-int khist_events_top_files_create(struct khist_instance *inst);
-void khist_events_top_files_remove(struct khist_instance *inst);
-int khist_format_show(struct seq_file *m, struct khist_event *ev);
+	int (*event_added)(struct khist_event *ev);
+	int (*instance_added)(struct khist_instance *inst);
+	void (*instance_removed)(struct khist_instance *inst);
+};
 
-/* Built-in events (builtin.c, syscalls.c, print.c). */
+void khist_events_listener_set(const struct khist_events_listener *l);
+
+/* Built-in events (builtin.c, syscalls.c, print.c, stack.c). */
 int khist_builtin_register(void);
 void khist_builtin_unregister(void);
 extern struct khist_event_def khist_print_def;
+void khist_snapshot_trigger(struct khist_instance *inst);
+
+/* The record path's per-CPU scratch (record.c). */
+int khist_rec_scratch_init(void);
+void khist_rec_scratch_exit(void);
+
+/* One line of `trace` (format.c). */
+void khist_ringbuf_format(struct khist_out *out, int cpu, u64 ts,
+			  const void *rec, unsigned int size);
+extern struct khist_event_def khist_kernel_stack_def;
+void khist_stack_record(struct khist_instance *inst,
+			const struct khist_common_hdr *hdr);
 unsigned int khist_syscall_defs(struct khist_event_def **defs,
 				unsigned int max);
 

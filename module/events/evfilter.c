@@ -12,12 +12,12 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events.h"
 #include "evfilter.h"
 #include "core/filter_eval.h"
 #include "core/hist_errors.h"
-#include "limits/mem.h"
+#include "mem/mem.h"
 
 /* Nesting levels: task, softirq, hardirq, NMI. */
 #define KHIST_EVF_LEVELS 4

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * print.c - ftrace/print, the event trace_marker writes: the address of
- * the writer and the text, always recorded (it has no enable file).
+ * the writer and the text, always recorded (it has no enable file); and
+ * khist_snapshot_trigger(), which writes its notes as ftrace/print records.
  */
-#include "khist.h"
-#include "events.h"
+#include <linux/ring_buffer.h>
+#include "base/instance.h"
+#include "buffer/buffer.h"
+#include "buffer/snapshot.h"
+#include "events/events.h"
 
 static struct khist_field_desc khist_print_fields[] = {
 	{ "ip", "unsigned long", 8, 8, 0, KHIST_FK_INT, 8 },
@@ -38,3 +42,46 @@ struct khist_event_def khist_print_def = {
 	.fixed_id = 5,
 	.flags = KHIST_EVF_IGNORE_ENABLE | KHIST_EVF_NO_NAME,
 };
+
+/* Write @text into the instance's buffer as an ftrace/print record. */
+static void khist_snapshot_note(struct khist_instance *inst, const char *text)
+{
+	size_t len = strlen(text);
+	struct khist_rec_ctx ctx;
+	struct khist_event *ev;
+	char *rec;
+
+	ev = READ_ONCE(inst->print_ev);
+	if (!ev)
+		return;
+	rec = khist_rec_reserve_ev(&ctx, ev,
+				   khist_print_def.rec_size + len + 1);
+	if (!rec)
+		return;
+	*(unsigned long *)(rec + sizeof(struct khist_common_hdr)) =
+		(unsigned long)khist_snapshot_trigger;
+	memcpy(rec + khist_print_def.rec_size, text, len + 1);
+	khist_rec_commit_quiet(&ctx);
+}
+
+/**
+ * khist_snapshot_trigger() - take a snapshot of an instance's buffer
+ * @inst: the instance
+ *
+ * As ftrace's snapshot trigger: when the snapshot is not allocated (it was
+ * freed after the trigger was set), two notes go into the buffer and
+ * tracing stops, so that what led there is kept.
+ *
+ * Context: any (NMI included), preemption disabled.
+ */
+void khist_snapshot_trigger(struct khist_instance *inst)
+{
+	struct khist_buffer *buf = READ_ONCE(inst->buf);
+
+	if (!buf || khist_snapshot_swap(buf) != KHIST_SWAP_UNALLOCATED)
+		return;
+	khist_snapshot_note(inst, "*** SNAPSHOT NOT ALLOCATED ***\n");
+	khist_snapshot_note(inst, "*** stopping trace here!   ***\n");
+	ring_buffer_record_off(READ_ONCE(buf->rb));
+	WRITE_ONCE(buf->on, 0);
+}

@@ -13,10 +13,10 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/xarray.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events.h"
 #include "evfilter.h"
-#include "limits/mem.h"
+#include "mem/mem.h"
 
 /* First dynamic id; lower ids are ftrace's fixed ones (print is 5). */
 #define KHIST_ID_FIRST 32
@@ -44,9 +44,8 @@ struct khist_event_system {
 /* Serialises the registry, the instance list and every event's state. */
 DEFINE_MUTEX(khist_event_mutex);
 const struct khist_trigger_ops *khist_trigger_ops;
-
-/* Every instance, the top level first; khist_event_mutex. */
-LIST_HEAD(khist_instances);
+/* The files of events, systems and instances (files/), set at init. */
+static const struct khist_events_listener *khist_events_listener;
 
 static DEFINE_XARRAY_ALLOC(khist_event_ids);
 static u32 khist_next_id = KHIST_ID_FIRST;
@@ -512,7 +511,8 @@ static struct khist_event_system *khist_system_get(struct khist_instance *inst,
 	list_add_tail(&sys->list, &inst->systems);
 have:
 	if (!sys->dir) {
-		sys->dir = khist_system_dir_create(inst->events_dir, sys);
+		sys->dir = khist_events_listener->system_added(inst->events_dir,
+							       sys);
 		if (IS_ERR(sys->dir)) {
 			long err = PTR_ERR(sys->dir);
 
@@ -649,7 +649,7 @@ static int khist_event_publish(struct khist_event *ev)
 	/* The directory's data (inode->i_private) lives as long as it. */
 	khist_event_get(ev);
 	khist_fs_set_release(ev->dir, khist_event_dir_release);
-	ret = khist_event_files_create(ev);
+	ret = khist_events_listener->event_added(ev);
 	if (ret) {
 		khist_fs_remove(ev->dir);
 		ev->dir = NULL;
@@ -921,6 +921,19 @@ void khist_event_unregister_locked(struct khist_event_def *def)
 }
 
 /**
+ * khist_events_listener_set() - who makes the files of events, systems and
+ * instances' events/ directories
+ * @l: the listener (files/), or NULL at module exit
+ *
+ * Context: process context, module init or exit, before any instance
+ * exists or after every one is gone.
+ */
+void khist_events_listener_set(const struct khist_events_listener *l)
+{
+	khist_events_listener = l;
+}
+
+/**
  * khist_events_instance_add() - give a new instance every event
  * @inst: the instance, its events/ directory made
  *
@@ -932,7 +945,7 @@ int khist_events_instance_add(struct khist_instance *inst)
 	struct khist_event *top;
 	int ret;
 
-	ret = khist_events_top_files_create(inst);
+	ret = khist_events_listener->instance_added(inst);
 	if (ret)
 		return ret;
 	mutex_lock(&khist_event_mutex);
@@ -971,7 +984,7 @@ void khist_events_instance_remove(struct khist_instance *inst)
 	khist_events_free(&gone);
 	khist_systems_free(inst);
 	mutex_unlock(&khist_event_mutex);
-	khist_events_top_files_remove(inst);
+	khist_events_listener->instance_removed(inst);
 }
 
 /**
@@ -985,7 +998,7 @@ int khist_events_init(struct khist_instance *inst)
 {
 	int ret;
 
-	ret = khist_events_top_files_create(inst);
+	ret = khist_events_listener->instance_added(inst);
 	if (ret)
 		return ret;
 	mutex_lock(&khist_event_mutex);
@@ -999,7 +1012,7 @@ int khist_events_init(struct khist_instance *inst)
 		khist_events_inst = NULL;
 		khist_systems_free(inst);
 		mutex_unlock(&khist_event_mutex);
-		khist_events_top_files_remove(inst);
+		khist_events_listener->instance_removed(inst);
 	}
 	return ret;
 }
@@ -1026,6 +1039,6 @@ void khist_events_exit(void)
 	WARN_ON(!list_empty(&khist_instances));
 	mutex_unlock(&khist_event_mutex);
 	if (inst)
-		khist_events_top_files_remove(inst);
+		khist_events_listener->instance_removed(inst);
 	xa_destroy(&khist_event_ids);
 }

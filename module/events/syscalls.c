@@ -12,7 +12,7 @@
 #include <linux/tracepoint.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events.h"
 
 #define KHIST_SC_MAXARGS 6

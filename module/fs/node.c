@@ -7,8 +7,8 @@
 #include <linux/err.h>
 #include "fs.h"
 #include "fs_internal.h"
-#include "fault/fault.h"
-#include "limits/mem.h"
+#include "mem/fault.h"
+#include "mem/mem.h"
 
 /* Guards the tree's shape: children lists, ->parent and ->removed. */
 DEFINE_MUTEX(khist_fs_lock);

@@ -11,9 +11,9 @@
  */
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "inter.h"
-#include "../synth/synth.h"
+#include "synth/synth.h"
 
 /* A span of the command as a string in the spec's arena. */
 static char *khist_span_dup(struct khist_inter_ctx *ic, struct khist_span s)

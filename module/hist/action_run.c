@@ -8,7 +8,7 @@
  */
 #include <linux/seq_file.h>
 #include "inter.h"
-#include "../synth/synth.h"
+#include "synth/synth.h"
 
 /* A stack as a synthetic event takes it: a count word, then the frames. */
 static u64 khist_stack_param(unsigned long *dst, u64 v)

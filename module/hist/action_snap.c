@@ -10,7 +10,7 @@
  * compared with the one of the last snapshot (greater for onmax(),
  * different for onchange()); if it passes, the value, the entry's key and
  * comm are recorded and the buffer is swapped with the snapshot buffer
- * (module/triggers/snapshot.c). The check, the record and the swap happen
+ * (module/buffer/snapshot.c). The check, the record and the swap happen
  * under one lock, so that concurrent hits on other CPUs keep the last
  * snapshot and its details together.
  */
@@ -20,10 +20,10 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "hist.h"
 #include "inter.h"
-#include "../triggers/snapshot.h"
+#include "buffer/snapshot.h"
 
 /**
  * struct khist_isnap - the conditional snapshot of a snapshot() action

@@ -12,11 +12,12 @@
  */
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "hist.h"
-#include "../core/hist_print.h"
+#include "trigger/triggers.h"
+#include "core/hist_print.h"
 #include "inter.h"
-#include "limits/mem.h"
+#include "mem/mem.h"
 
 /**
  * khist_is_hist() - whether a trigger is a hist trigger
@@ -619,6 +620,12 @@ static unsigned int khist_hist_reads(struct khist_trigger *t)
 	return khist_hist_spec_reads(ht->spec);
 }
 
+/* A hit no record could be built for: counted in the Totals' Lost. */
+static void khist_hist_lost(struct khist_trigger *t)
+{
+	atomic64_inc(&khist_to_hist(t)->lost);
+}
+
 struct khist_trigger_type khist_hist_type = {
 	.name = "hist",
 	.tail = true,
@@ -629,4 +636,57 @@ struct khist_trigger_type khist_hist_type = {
 	.unreg_all = khist_hist_unreg_all,
 	.unlink = khist_hist_unlink,
 	.free = khist_hist_free,
+	.counting = khist_hist_counting,
+	.counting_norec = khist_hist_counting_norec,
+	.lost = khist_hist_lost,
 };
+
+/**
+ * khist_hist_init() - register enable_hist, disable_hist and hist with the
+ * trigger engine (after the other commands: the `trigger` file lists them
+ * in ftrace's order)
+ *
+ * Context: process context, module init, before any event exists.
+ * Return: 0 or -errno with nothing registered.
+ */
+int khist_hist_init(void)
+{
+	int ret;
+
+	ret = khist_hist_pads_init();
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&khist_enable_hist_cmd.type.list);
+	ret = khist_trigger_type_register(&khist_enable_hist_cmd.type);
+	if (ret)
+		goto out_pads;
+	INIT_LIST_HEAD(&khist_disable_hist_cmd.type.list);
+	ret = khist_trigger_type_register(&khist_disable_hist_cmd.type);
+	if (ret)
+		goto out_enable;
+	ret = khist_trigger_type_register(&khist_hist_type);
+	if (ret)
+		goto out_disable;
+	return 0;
+
+out_disable:
+	khist_trigger_type_unregister(&khist_disable_hist_cmd.type);
+out_enable:
+	khist_trigger_type_unregister(&khist_enable_hist_cmd.type);
+out_pads:
+	khist_hist_pads_exit();
+	return ret;
+}
+
+/**
+ * khist_hist_exit() - unregister them, dropping their triggers
+ *
+ * Context: process context, module exit.
+ */
+void khist_hist_exit(void)
+{
+	khist_trigger_type_unregister(&khist_hist_type);
+	khist_trigger_type_unregister(&khist_disable_hist_cmd.type);
+	khist_trigger_type_unregister(&khist_enable_hist_cmd.type);
+	khist_hist_pads_exit();
+}

@@ -14,11 +14,11 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/trace_clock.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "hist.h"
-#include "../core/hist_eval.h"
+#include "core/hist_eval.h"
 #include "inter.h"
-#include "limits/mem.h"
+#include "mem/mem.h"
 
 /* Named hist data, across every event (kernel: named_triggers). */
 static LIST_HEAD(khist_named_list);

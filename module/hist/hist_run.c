@@ -17,7 +17,8 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include "hist.h"
-#include "../core/hist_eval.h"
+#include "core/hist_eval.h"
+#include "events/hooks.h"
 #include "inter.h"
 
 #define KHIST_PAD_LEVELS 4
@@ -572,7 +573,7 @@ out:
  * Return: true when the hit is done with (counted, or skipped as the full
  * path would skip it: paused, or the map being cleared).
  */
-bool khist_triggers_fast(void *fast)
+bool khist_triggers_fast(struct khist_trigger *fast)
 {
 	struct khist_hist_trigger *ht = khist_to_hist(fast);
 	struct khist_hit_cache *hc;
@@ -604,7 +605,8 @@ bool khist_triggers_fast(void *fast)
  *
  * Context: any, NMI included, preemption disabled.
  */
-void khist_triggers_fast_rec(void *fast, void *rec, unsigned int size)
+void khist_triggers_fast_rec(struct khist_trigger *fast, void *rec,
+			     unsigned int size)
 {
 	struct khist_hist_trigger *ht = khist_to_hist(fast);
 	/* Only rec and cpu are read by a direct fetch: no need to zero it. */

@@ -13,9 +13,9 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "hist.h"
-#include "ringbuf/ringbuf.h"
-#include "../core/hist_print.h"
-#include "../core/hist_sort.h"
+#include "buffer/buffer.h"
+#include "core/hist_print.h"
+#include "core/hist_sort.h"
 #include "inter.h"
 
 /**

@@ -7,9 +7,9 @@
  */
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "inter.h"
-#include "limits/mem.h"
+#include "mem/mem.h"
 
 /* Registered states, every instance; khist_event_mutex. */
 static LIST_HEAD(khist_inter_list);

@@ -40,7 +40,7 @@
 #define _KHIST_HIST_INTER_H
 
 #include "hist.h"
-#include "../core/hist_eval.h"
+#include "core/hist_eval.h"
 
 #define KHIST_INTER_REFS_MAX KHIST_MAP_VARS_MAX
 #define KHIST_INTER_FVARS_MAX 64 /* kernel: SYNTH_FIELDS_MAX */

@@ -9,9 +9,9 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "inter.h"
-#include "../core/hist_print.h"
+#include "core/hist_print.h"
 
 /* Only a field name with at most one modifier can be a field variable. */
 static bool khist_fvar_text_ok(const char *s)

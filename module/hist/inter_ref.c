@@ -12,7 +12,7 @@
  */
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "inter.h"
 
 /**

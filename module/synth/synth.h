@@ -32,7 +32,7 @@
 
 #include <linux/module.h>
 #include <linux/types.h>
-#include "../core/synth_parse.h"
+#include "core/synth_parse.h"
 
 struct khist_event;
 struct khist_instance;
@@ -72,7 +72,7 @@ struct khist_synth_event *khist_synth_from_event(struct khist_event *ev);
 struct khist_event *khist_synth_event(struct khist_synth_event *se);
 bool khist_synth_busy(struct khist_synth_event *se);
 
-/* Module init and exit (module/instance.c). */
+/* Module init and exit (module/instances.c). */
 int khist_synth_init(struct khist_instance *inst);
 void khist_synth_exit(struct khist_instance *inst);
 

@@ -11,10 +11,10 @@
  */
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events/events.h"
 #include "synth_internal.h"
-#include "limits/mem.h"
+#include "mem/mem.h"
 
 static struct khist_synth_event *to_synth(struct khist_dynevent *ev)
 {

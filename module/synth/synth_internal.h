@@ -8,7 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/kref.h>
 #include <khist/event.h>
-#include "dynevent.h"
+#include "events/dynevent.h"
 #include "synth.h"
 
 /**

@@ -15,7 +15,7 @@
 #include <linux/uaccess.h>
 /* gfp flag names; needs tracepoint.h first for TRACE_DEFINE_ENUM() */
 #include <trace/events/mmflags.h>
-#include "khist.h"
+#include "base/instance.h"
 #include "events/events.h"
 #include "synth_internal.h"
 

@@ -40,7 +40,7 @@
 #define MST_HAVE_NMI 0
 #endif
 
-#include "map.h"
+#include "core/map.h"
 
 MODULE_IMPORT_NS(KHIST_INTERNAL);
 

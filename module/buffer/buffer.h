@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ringbuf.h - the instance's per-CPU ring buffer (the kernel's ring_buffer
+ * API) and the text form of its records, as `trace` and `trace_pipe`
+ * print them.
+ */
+#ifndef _KHIST_RINGBUF_RINGBUF_H
+#define _KHIST_RINGBUF_RINGBUF_H
+
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/irq_work.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/ring_buffer.h>
+#include <linux/wait.h>
+#include <asm/page.h>
+#include <khist/event.h>
+
+struct khist_instance;
+struct khist_snapshot;
+struct inode;
+struct task_struct;
+struct file;
+struct seq_file;
+
+/* ftrace's default per-CPU size. */
+#define KHIST_RB_DEFAULT_SIZE 1441792UL
+/*
+ * Largest record khist builds: what the kernel's ring buffer takes for one
+ * event on 6.1 and 6.12 (ring_buffer_max_event_size() of a buffer of
+ * 4 KiB pages without absolute timestamps): a page less its 16-byte
+ * header, less the 8 bytes of the event's own header. A bigger record is
+ * counted as dropped.
+ */
+#define KHIST_REC_MAX (PAGE_SIZE - 16 - 8)
+/* Bytes of one formatted `trace` line, at most. */
+#define KHIST_LINE_MAX 4096
+
+/**
+ * struct khist_buffer - a ring buffer and its readers
+ * @rb:        the kernel ring buffer, one per CPU
+ * @on:        tracing_on
+ * @wait:      trace_pipe readers
+ * @waiters:   readers sleeping on @wait (the fast path checks it)
+ * @wake_work: wakes @wait from any context
+ * @read_lock: serialises consuming readers, tracing_on and resizes
+ * @inst:      the instance it belongs to
+ * @snap:      its snapshot buffer (module/buffer/snapshot.c), which a
+ *             snapshot swaps with @rb: read @rb once per use
+ * @charged:   bytes charged against mem_limit_kb (the struct, and each
+ *             possible CPU's buffer size); changed under @read_lock
+ * @dropped:   records of this instance's events that its buffer or its
+ *             triggers should have had and did not get (too big, nested
+ *             too deep, the buffer refused them); `stats` shows it
+ */
+struct khist_buffer {
+	struct trace_buffer *rb;
+	int on;
+	wait_queue_head_t wait;
+	atomic_t waiters;
+	struct irq_work wake_work;
+	struct mutex read_lock; /* see @read_lock above */
+	struct khist_instance *inst;
+	struct khist_snapshot *snap;
+	u64 charged;
+	atomic_long_t dropped;
+};
+
+/**
+ * typedef khist_trace_header_fn - prints the comment block of a `trace` view
+ * @out:   where it goes
+ * @rb:    the buffer shown
+ * @empty: it has no record to show
+ * @data:  what the opener passed
+ */
+typedef void (*khist_trace_header_fn)(struct khist_out *out,
+				      struct trace_buffer *rb, bool empty,
+				      void *data);
+
+/*
+ * Bytes of data a ring buffer page holds: the page less its header (a
+ * timestamp and the commit count).
+ */
+#define KHIST_RB_PAGE_DATA (PAGE_SIZE - 2 * sizeof(u64))
+/* Pages a CPU's buffer has at least (ring_buffer_alloc()'s minimum). */
+#define KHIST_RB_MIN_PAGES 2
+
+/*
+ * Bytes a ring buffer of @size bytes per CPU really takes: whole pages,
+ * at least KHIST_RB_MIN_PAGES, plus the reader page, on every possible
+ * CPU. -EINVAL when that does not fit in a u64.
+ */
+static inline int khist_ringbuf_pages_size(unsigned long size, u64 *bytes)
+{
+	u64 pages = max_t(u64, DIV_ROUND_UP_ULL(size, KHIST_RB_PAGE_DATA),
+			  KHIST_RB_MIN_PAGES);
+
+	/* The reader page: pages < 2^52, so this cannot overflow. */
+	pages++;
+	if (check_mul_overflow(pages, (u64)PAGE_SIZE, bytes) ||
+	    check_mul_overflow(*bytes, (u64)num_possible_cpus(), bytes))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * khist_ringbuf_charge_size() - what an instance's buffers are charged
+ * @size:   the main buffer's size per CPU, in bytes
+ * @charge: set to the bytes charged against mem_limit_kb
+ *
+ * The struct, the main buffer's pages, and the snapshot's spare buffer
+ * at its resting size (a page pair per CPU; an allocated snapshot is
+ * charged on its own, see snapshot.c).
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL when @size is too big to count.
+ */
+static inline int khist_ringbuf_charge_size(unsigned long size, u64 *charge)
+{
+	u64 main, spare;
+
+	if (khist_ringbuf_pages_size(size, &main) ||
+	    khist_ringbuf_pages_size(1, &spare) ||
+	    check_add_overflow(main, spare + sizeof(struct khist_buffer),
+			       charge))
+		return -EINVAL;
+	return 0;
+}
+
+int khist_ringbuf_init(struct khist_instance *inst);
+void khist_ringbuf_free(struct khist_instance *inst);
+void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb);
+void khist_comm_lookup(int pid, char *comm);
+void khist_comm_save(struct task_struct *tsk);
+void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
+			   unsigned int size);
+void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len);
+void khist_rec_commit_quiet(struct khist_rec_ctx *ctx);
+bool khist_kaddr_ok(const struct file *file);
+bool khist_kaddr_hide(bool kaddr, u64 v);
+__printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,
+					 const char *fmt, va_list ap);
+__printf(3, 4) void khist_seq_printf_kaddr(struct seq_file *m, bool kaddr,
+					   const char *fmt, ...);
+
+#endif /* _KHIST_RINGBUF_RINGBUF_H */
