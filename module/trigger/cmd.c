@@ -19,12 +19,11 @@
  * these commands without a word in error_log; khist logs why (see
  * Documentation/triggers.rst), with the same error codes.
  */
-#include <linux/ctype.h>
-#include <linux/kstrtox.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "base/instance.h"
 #include "core/hist_errors.h"
+#include "core/trigger_parse.h"
 #include "mem/mem.h"
 #include "trigger/triggers.h"
 
@@ -128,84 +127,43 @@ void khist_cmd_free(struct khist_trigger *t)
 	khist_cmd_destroy(khist_to_cmd(t));
 }
 
-/* <system>:<event>[:rest] of an enable/disable command: find the target. */
+/* The <system>:<event> that khist_trigger_parse() found: look it up. */
 static int khist_cmd_target(struct khist_event *ev, struct khist_cmd *c,
-			    char **param, const char *glob, const char *text)
+			    const struct khist_trig_cmd *tc, const char *text)
 {
 	const char *name = khist_cmd_type_of(c)->type.name;
-	char *sys = *param, *event;
 	struct khist_event *target;
+	char *sys, *event;
+	int ret = 0;
 
-	if (!sys) {
-		khist_cmd_error(ev, name, "Missing event", text, strlen(text));
-		return -EINVAL;
+	sys = kmemdup_nul(text + tc->sys.pos, tc->sys.len, GFP_KERNEL);
+	event = kmemdup_nul(text + tc->event.pos, tc->event.len, GFP_KERNEL);
+	if (!sys || !event) {
+		ret = -ENOMEM;
+		goto out;
 	}
-	strsep(param, ":");
-	if (!*param) {
-		khist_cmd_error(ev, name, "Missing event", text, strlen(text));
-		return -EINVAL;
-	}
-	event = strsep(param, ":");
 	target = khist_event_find_in(ev->inst, sys, event);
 	/* ftrace/print and the like cannot be enabled. */
 	if (!target || (target->def->flags & KHIST_EVF_IGNORE_ENABLE)) {
-		khist_cmd_error(ev, name, "Event not found", text, sys - glob);
-		return -EINVAL;
+		const char *msg;
+
+		msg = khist_trigger_err_text(KHIST_TRERR_EVENT_NOT_FOUND);
+		khist_cmd_error(ev, name, msg, text, tc->sys.pos);
+		ret = -EINVAL;
+		goto out;
 	}
 	c->tname = kasprintf(GFP_KERNEL, "%s:%s", target->schema.system,
 			     target->schema.name);
-	if (!c->tname)
-		return -ENOMEM;
+	if (!c->tname) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	khist_event_get(target);
 	c->target = target;
-	return 0;
-}
-
-/* [N][:anything]: the number before the first ':'. */
-static int khist_cmd_count(struct khist_event *ev, struct khist_cmd *c,
-			   char *count, const char *glob, const char *text)
-{
-	const char *name = khist_cmd_type_of(c)->type.name;
-	char *number = strsep(&count, ":");
-	unsigned long n;
-	int ret;
-
-	ret = *number ? kstrtoul(number, 0, &n) : -EINVAL;
-	/*
-	 * The count is a long: ftrace lists 2^63 .. ULONG_MAX - 1 as negative
-	 * counts (which never run out); only ULONG_MAX, its "unlimited", is
-	 * kept from that range.
-	 */
-	if (!ret && n > LONG_MAX && n != ULONG_MAX)
-		ret = -EINVAL;
-	if (ret) {
-		khist_cmd_error(ev, name, "Invalid count", text, number - glob);
-		return ret;
-	}
-	c->counted = true;
-	/* As ftrace: ULONG_MAX reads back as -1, "unlimited". */
-	atomic_long_set(&c->count, (long)n);
-	return 0;
-}
-
-/* "if <filter>": compile it for @ev. */
-static int khist_cmd_filter(struct khist_event *ev, struct khist_cmd *c,
-			    char *filter, const char *glob, const char *text)
-{
-	const char *name = khist_cmd_type_of(c)->type.name;
-	char *word = strsep(&filter, " \t");
-
-	if (strcmp(word, "if")) {
-		khist_cmd_error(ev, name, "Expected 'if' before the filter",
-				text, word - glob);
-		return -EINVAL;
-	}
-	if (!filter) {
-		khist_cmd_error(ev, name, "Missing filter after 'if'", text,
-				strlen(text));
-		return -EINVAL;
-	}
-	return khist_trigger_set_filter(&c->base, filter);
+out:
+	kfree(sys);
+	kfree(event);
+	return ret;
 }
 
 static void khist_cmd_remove(struct khist_event *ev, struct khist_cmd *c)
@@ -217,29 +175,6 @@ static void khist_cmd_remove(struct khist_event *ev, struct khist_cmd *c)
 		return;
 	khist_trigger_queue_free(&old->base, &gone);
 	khist_trigger_free_list(&gone);
-}
-
-/*
- * Split what follows the command word into the count (or target) part and
- * the filter part, as ftrace does.
- */
-static void khist_cmd_split(const struct khist_cmd_type *ct, char *param,
-			    char **count, char **filter)
-{
-	*count = NULL;
-	*filter = NULL;
-	if (!param)
-		return;
-	if (!ct->target && !isdigit(*param)) {
-		*filter = param;
-		return;
-	}
-	*count = strsep(&param, " \t");
-	if (param) {
-		param = skip_spaces(param);
-		if (*param)
-			*filter = param;
-	}
 }
 
 static int khist_cmd_add(struct khist_event *ev, struct khist_cmd *c,
@@ -285,9 +220,9 @@ int khist_cmd_parse(struct khist_event *ev, const char *glob, char *param,
 	const char *mem_msg = khist_hist_err_text(KHIST_HERR_MEM_LIMIT);
 	bool remove = glob[0] == '!';
 	const struct khist_cmd_type *ct;
-	char *count, *filter;
+	struct khist_trig_cmd tc;
 	struct khist_cmd *c;
-	int ret;
+	int ret, perr;
 
 	ct = khist_cmd_lookup(remove ? glob + 1 : glob);
 	if (WARN_ON_ONCE(!ct))
@@ -310,23 +245,42 @@ int khist_cmd_parse(struct khist_event *ev, const char *glob, char *param,
 	c->base.type = &ct->type;
 	c->base.ev = ev;
 	atomic_long_set(&c->count, -1);
-	khist_cmd_split(ct, param, &count, &filter);
+	/*
+	 * As ftrace: a missing target first, then the target's look-up, then
+	 * (unless this is a removal) the count's and the filter's errors.
+	 */
+	perr = khist_trigger_parse(text, &tc);
+	if (tc.err == KHIST_TRERR_MISSING_EVENT) {
+		khist_cmd_error(ev, ct->type.name,
+				khist_trigger_err_text(tc.err), text, tc.pos);
+		ret = perr;
+		goto out;
+	}
 	if (ct->target) {
-		ret = khist_cmd_target(ev, c, &count, glob, text);
+		ret = khist_cmd_target(ev, c, &tc, text);
 		if (ret)
 			goto out;
 	}
 	if (remove) {
 		khist_cmd_remove(ev, c);
+		ret = 0;
 		goto out;
 	}
-	if (count) {
-		ret = khist_cmd_count(ev, c, count, glob, text);
-		if (ret)
-			goto out;
+	if (tc.err) {
+		/* -ERANGE for a count that overflows, as kstrtoul(). */
+		khist_cmd_error(ev, ct->type.name,
+				khist_trigger_err_text(tc.err), text, tc.pos);
+		ret = perr;
+		goto out;
 	}
-	if (filter) {
-		ret = khist_cmd_filter(ev, c, filter, glob, text);
+	if (tc.counted) {
+		c->counted = true;
+		/* As ftrace: ULONG_MAX reads back as -1, "unlimited". */
+		atomic_long_set(&c->count, (long)tc.count);
+	}
+	/* The filter part runs to the end of @text: it is NUL-terminated. */
+	if (tc.has_filter) {
+		ret = khist_trigger_set_filter(&c->base, text + tc.filter.pos);
 		if (ret)
 			goto out;
 	}

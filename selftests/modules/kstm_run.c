@@ -172,6 +172,8 @@ void kunit_fail_at(struct kunit *test, const char *file, int line,
 	va_end(ap);
 }
 
+typedef void (*kstm_exit_fn)(struct completion *done, long ret);
+
 /**
  * kstm_abort() - end a case after a failed assertion
  * @test: the case
@@ -180,7 +182,7 @@ void kunit_fail_at(struct kunit *test, const char *file, int line,
  */
 void kstm_abort(struct kunit *test)
 {
-	void (*exit_fn)(struct completion *done, long ret);
+	kstm_exit_fn exit_fn;
 
 	/*
 	 * Through a pointer the compiler cannot follow: kstm_abort() is not

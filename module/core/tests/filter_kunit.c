@@ -850,8 +850,7 @@ static void filter_readback(struct kunit *test)
 
 	/* A filter the memory limit refused shows the write's errno. */
 	err = (struct khist_filter_error){ .ret = -ENOSPC };
-	khist_filter_format_failed("cpu == 1", 8, &err, stored,
-				   sizeof(stored));
+	khist_filter_format_failed("cpu == 1", 8, &err, stored, sizeof(stored));
 	KUNIT_EXPECT_STREQ(test, stored, "cpu == 1\nError: (-28)\n");
 }
 

@@ -40,7 +40,7 @@ static void hist_qs_accepted(struct kunit *test)
 	};
 	struct khist_hist_spec *sp, *sp2;
 	struct khist_hist_err err;
-	char buf[512], buf2[512];
+	static char buf[512], buf2[512];
 	unsigned int i;
 	int ret, n;
 
@@ -81,6 +81,7 @@ static void hist_qs_refused(struct kunit *test)
 	struct khist_hist_spec *sp = NULL;
 	struct khist_hist_err err;
 	unsigned int i;
+	u16 at;
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -95,9 +96,8 @@ static void hist_qs_refused(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, err.e[0].code,
 				KHIST_HERR_BAD_FIELD_MODIFIER);
 		/* The caret is under the modifier. */
-		KUNIT_EXPECT_EQ(
-			test, err.e[0].pos,
-			(u16)(strstr(bad[i].cmd, bad[i].at) - bad[i].cmd));
+		at = strstr(bad[i].cmd, bad[i].at) - bad[i].cmd;
+		KUNIT_EXPECT_EQ(test, err.e[0].pos, at);
 	}
 	/* An owner without distributions refuses them (not wired yet). */
 	for (i = 0; i < 2; i++) {
@@ -125,7 +125,8 @@ static void hist_qs_eval_path(struct kunit *test)
 	struct khist_qs_snap *s;
 	struct khist_hist_spec *sp;
 	struct khist_qs_stats st;
-	u64 lat[4][250], key[1], v;
+	static u64 lat[4][250];
+	u64 key[1], v;
 	u8 rec[24] = {};
 	unsigned int i, c, k;
 	u32 cpu;

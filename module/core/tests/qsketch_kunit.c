@@ -61,11 +61,11 @@ static u64 exact_q(const u64 *v, u64 n, u32 per10k)
 /* Records @v[0..n) and checks every figure against the sorted copy. */
 static void check_set(struct kunit *test, const char *what, u64 *v, u64 n)
 {
+	long double mean = 0, var = 0;
 	struct khist_qsketch *qs = calloc(1, sizeof(*qs));
 	struct khist_qs_snap *s = malloc(sizeof(*s));
 	static const u32 qs_extra[] = { 1, 100, 2500, 7500, 9500, 9999 };
 	struct khist_qs_stats st;
-	long double mean = 0, var = 0;
 	u64 i, sum = 0, got, want, err;
 	unsigned int j;
 
@@ -245,17 +245,17 @@ static void qs_text(struct kunit *test)
 	khist_qs_snap_init(s);
 	khist_qs_snap_add(s, qs);
 	len = khist_qs_format(buf, sizeof(buf), "lat", true, s);
+	/* clang-format off */
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "lat.p50:         50  lat.p90:         90  "
-			   "lat.p99:         99  lat.p99.9:        100  "
-			   "lat.max:        100");
+			   "lat.p50:         50  lat.p90:         90  lat.p99:         99  lat.p99.9:        100  lat.max:        100");
+	/* clang-format on */
 	KUNIT_EXPECT_EQ(test, len, (int)strlen(buf));
 	/* mean 50 (5050 / 100), stddev sqrt(833.25) = 28. */
 	khist_qs_format(buf, sizeof(buf), "lat", false, s);
+	/* clang-format off */
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "lat.count:        100  lat.min:          1  "
-			   "lat.mean:         50  lat.max:        100  "
-			   "lat.stddev:         28");
+			   "lat.count:        100  lat.min:          1  lat.mean:         50  lat.max:        100  lat.stddev:         28");
+	/* clang-format on */
 	len = khist_qs_format(small, sizeof(small), "lat", false, s);
 	KUNIT_EXPECT_EQ(test, len, (int)sizeof(small) - 1);
 	KUNIT_EXPECT_EQ(test, strlen(small), sizeof(small) - 1);
