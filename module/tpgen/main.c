@@ -7,6 +7,10 @@
  * khist_tpgen/formats, each event it serves with the `format` text khist
  * would print for it (the ID line shows 0), so that a VM test can compare
  * them with the kernel's own tracefs format files.
+ *
+ * KHIST_TPG_FIELD_LEN (set by the generator for 6.12 and later): the
+ * kernel prints a fixed array field as name[len] from the field's
+ * length; before, from the bracket text of its type.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
@@ -14,7 +18,6 @@
 #include <linux/slab.h>
 #include <linux/percpu.h>
 #include <linux/ctype.h>
-#include <linux/version.h>
 #include <khist/tp/tp.h>
 #include "units.h"
 
@@ -265,7 +268,7 @@ static void khist_tpg_show_field(struct seq_file *m,
 		br = NULL;
 	if (!br)
 		seq_printf(m, "\tfield:%s %s;", type, f->name);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#ifdef KHIST_TPG_FIELD_LEN
 	else if (f->len)
 		seq_printf(m, "\tfield:%.*s %s[%d];", (int)(br - type), type,
 			   f->name, f->len);

@@ -34,40 +34,40 @@
 #define __field_struct(type, item) __field_struct_ext(type, item, 0)
 #define __field_ext(t_, item, filter)					\
 	{ .type = #t_, .name = #item,					\
-	  .offset = offsetof(__khist_rec, item), .size = sizeof(t_),	\
+	  .offset = offsetof(typeof(*__khist_rec), item), .size = sizeof(t_),	\
 	  .is_signed = is_signed_type(t_), .kind = KHIST_TP_SCALAR,	\
 	  .is_char = __khist_tp_is_char(t_), .elem_size = sizeof(t_) },
 #define __field_struct_ext(t_, item, filter)				\
 	{ .type = #t_, .name = #item,					\
-	  .offset = offsetof(__khist_rec, item), .size = sizeof(t_),	\
+	  .offset = offsetof(typeof(*__khist_rec), item), .size = sizeof(t_),	\
 	  .is_signed = 0, .kind = KHIST_TP_STRUCT,			\
 	  .elem_size = sizeof(t_) },
 #define __array(t_, item, n_)						\
 	{ .type = #t_ "[" __stringify(n_) "]", .name = #item,		\
-	  .offset = offsetof(__khist_rec, item),			\
+	  .offset = offsetof(typeof(*__khist_rec), item),			\
 	  .size = sizeof(t_[n_]), .is_signed = is_signed_type(t_),	\
 	  .kind = KHIST_TP_ARRAY, .is_char = __khist_tp_is_char(t_),	\
 	  .elem_size = sizeof(t_), .len = n_ },
 #define __dynamic_array(t_, item, n_)					\
 	{ .type = "__data_loc " #t_ "[]", .name = #item,		\
-	  .offset = offsetof(__khist_rec, __data_loc_##item),		\
+	  .offset = offsetof(typeof(*__khist_rec), __data_loc_##item),		\
 	  .size = 4, .is_signed = is_signed_type(t_),			\
 	  .kind = KHIST_TP_DYN, .is_char = __khist_tp_is_char(t_),	\
 	  .elem_size = sizeof(t_) },
 #define __rel_dynamic_array(t_, item, n_)				\
 	{ .type = "__rel_loc " #t_ "[]", .name = #item,		\
-	  .offset = offsetof(__khist_rec, __rel_loc_##item),		\
+	  .offset = offsetof(typeof(*__khist_rec), __rel_loc_##item),		\
 	  .size = 4, .is_signed = is_signed_type(t_),			\
 	  .kind = KHIST_TP_REL, .is_char = __khist_tp_is_char(t_),	\
 	  .elem_size = sizeof(t_) },
 #define __cpumask(item)							\
 	{ .type = "__data_loc cpumask_t", .name = #item,		\
-	  .offset = offsetof(__khist_rec, __data_loc_##item),		\
+	  .offset = offsetof(typeof(*__khist_rec), __data_loc_##item),		\
 	  .size = 4, .kind = KHIST_TP_CPUMASK,				\
 	  .elem_size = sizeof(unsigned long) },
 #define __rel_cpumask(item)						\
 	{ .type = "__rel_loc cpumask_t", .name = #item,		\
-	  .offset = offsetof(__khist_rec, __rel_loc_##item),		\
+	  .offset = offsetof(typeof(*__khist_rec), __rel_loc_##item),		\
 	  .size = 4, .kind = KHIST_TP_RELCPUMASK,			\
 	  .elem_size = sizeof(unsigned long) },
 /* clang-format on */
@@ -88,12 +88,13 @@
 	static const struct khist_tp_field *				\
 	khist_tp_fields_##name(unsigned int *__nr)			\
 	{								\
-		typedef struct khist_tp_rec_##name __khist_rec;		\
+		struct khist_tp_rec_##name *__khist_rec = NULL;		\
 		static const struct khist_tp_field __f[] = {		\
 			tstruct						\
 			{ }						\
 		};							\
 									\
+		(void)__khist_rec;					\
 		*__nr = ARRAY_SIZE(__f) - 1;				\
 		return __f;						\
 	}

@@ -104,7 +104,6 @@
 #define __rel_cpumask(item) __rel_dynamic_array(char, item, -1)
 #define __rel_sockaddr(item, len) __rel_dynamic_array(u8, item, -1)
 
-
 #define __perf_count(c) (c)
 #define __perf_task(t) (t)
 #define __perf_addr(a) (a)
