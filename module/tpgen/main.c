@@ -7,10 +7,6 @@
  * khist_tpgen/formats, each event it serves with the `format` text khist
  * would print for it (the ID line shows 0), so that a VM test can compare
  * them with the kernel's own tracefs format files.
- *
- * KHIST_TPG_FIELD_LEN (set by the generator for 6.12 and later): the
- * kernel prints a fixed array field as name[len] from the field's
- * length; before, from the bracket text of its type.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
@@ -260,26 +256,21 @@ static void khist_tpg_show_field(struct seq_file *m,
 				 const struct khist_tp_field *f,
 				 const char *type)
 {
-	const char *br = type ? strchr(type, '[') : NULL;
+	const char *br;
 
 	if (!type)
 		type = f->type;
+	br = strchr(type, '[');
 	if (br && !strncmp(type, "__data_loc", 10))
 		br = NULL;
 	if (!br)
 		seq_printf(m, "\tfield:%s %s;", type, f->name);
-#ifdef KHIST_TPG_FIELD_LEN
 	else if (f->len)
 		seq_printf(m, "\tfield:%.*s %s[%d];", (int)(br - type), type,
 			   f->name, f->len);
 	else
 		seq_printf(m, "\tfield:%.*s %s[];", (int)(br - type), type,
 			   f->name);
-#else
-	else
-		seq_printf(m, "\tfield:%.*s %s%s;", (int)(br - type), type,
-			   f->name, br);
-#endif
 	seq_printf(m, "\toffset:%u;\tsize:%u;\tsigned:%d;\n", f->offset,
 		   f->size, !!f->is_signed);
 }

@@ -57,8 +57,6 @@ list_headers() {
 }
 list_headers > "$out/headers.txt"
 cat "$kdir/include/config/kernel.release" > "$out/release.txt"
-# 6.12 shows a fixed array field's length from the field, 6.1 from its type.
-fieldlen=$(awk -F. '{ print ($1 > 6 || ($1 == 6 && $2 >= 12)) ? 1 : 0 }' "$out/release.txt")
 
 # With KSRC: which .c file creates each header's tracepoints.
 : > "$out/ctp.txt"
@@ -145,7 +143,6 @@ write_kbuild() {
 			echo "khist_tpgen-y += units/$u.o"
 		done
 		echo "ccflags-y := -I\$(src)/include -ffunction-sections"
-		[ "$fieldlen" = 0 ] || echo "CFLAGS_main.o += -DKHIST_TPG_FIELD_LEN"
 		[ -z "$ksrc" ] || echo "NOSTDINC_FLAGS += -I$ksrc/arch/x86/include -I$ksrc/include"
 	} > "$out/Kbuild"
 }
