@@ -141,6 +141,12 @@ write_kbuild() {
 		echo "khist_tpgen-y := main.o units.o"
 		for u in $1; do
 			echo "khist_tpgen-y += units/$u.o"
+			# an asm/trace header reads itself back from its own
+			# directory (TRACE_INCLUDE_PATH .), as the kernel's
+			# Makefile lets it
+			case $u in
+			asm_*) echo "CFLAGS_units/$u.o += -I${ksrc:-$srctree}/arch/x86/include/asm/trace" ;;
+			esac
 		done
 		echo "ccflags-y := -I\$(src)/include -ffunction-sections"
 		[ -z "$ksrc" ] || echo "NOSTDINC_FLAGS += -I$ksrc/arch/x86/include -I$ksrc/include"

@@ -104,6 +104,8 @@
 #define __rel_cpumask(item) __rel_dynamic_array(char, item, -1)
 #define __rel_sockaddr(item, len) __rel_dynamic_array(u8, item, -1)
 
+/* Some headers name the record as the kernel's probe does: entry. */
+#define __entry entry
 #define __perf_count(c) (c)
 #define __perf_task(t) (t)
 #define __perf_addr(a) (a)
@@ -179,7 +181,7 @@
 	khist_tp_probe_##name(void *__data, proto)			\
 	{								\
 		const struct khist_tp_event *__ev = __data;		\
-		struct khist_tp_rec_##name *__entry;			\
+		struct khist_tp_rec_##name *entry;			\
 		struct khist_tp_dyn_##name __d;				\
 		struct khist_tp_ctx __ctx;				\
 		unsigned long __ds;					\
