@@ -84,12 +84,19 @@ write_unit() {
 		c=$(awk -v h="$h" '$1 == h { print $2; exit }' "$out/ctp.txt")
 		if [ -n "$c" ]; then
 			dir=$(dirname "$ksrc/$c")
-			# what the kernel's own unit includes before the header
+			# what the kernel's own unit includes before the header:
+			# after its CREATE_TRACE_POINTS only the other trace
+			# headers (read normally here: they only declare, and
+			# may define show_* helpers this header's TP_printk uses)
 			awk -v h="$h" '
 				/^#define CREATE_TRACE_POINTS/ { ctp = 1 }
 				/^#include/ {
-					if (index($0, "trace/events/") || index($0, "asm/trace/") ||
-					    $0 ~ /"trace\.h"/ || $0 ~ /_trace\.h"/ || ctp)
+					if (index($0, "<" h ">"))
+						exit
+					if ($0 ~ /"trace\.h"/ || $0 ~ /_trace\.h"/)
+						next
+					if (ctp && !index($0, "trace/events/") &&
+					    !index($0, "asm/trace/"))
 						next
 					print
 				}' "$ksrc/$c" |
