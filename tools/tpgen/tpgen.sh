@@ -93,10 +93,10 @@ write_unit() {
 				/^#include/ {
 					if (index($0, "<" h ">"))
 						exit
-					if ($0 ~ /"trace\.h"/ || $0 ~ /_trace\.h"/)
+					if ($0 ~ /"trace\.h"/ || $0 ~ /_trace\.h"/ ||
+					    index($0, "asm/trace/"))
 						next
-					if (ctp && !index($0, "trace/events/") &&
-					    !index($0, "asm/trace/"))
+					if (ctp && !index($0, "trace/events/"))
 						next
 					print
 				}' "$ksrc/$c" |
