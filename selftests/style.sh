@@ -44,6 +44,8 @@ report() { # name status logfile
 # argument or expands to a list of declarations is the point there.
 vocab_files() {
 	git ls-files 'include/khist/stages/*.h' include/khist/tracepoint.h \
+		'include/khist/tp/stage_*.h' include/khist/tp/reset.h \
+		include/khist/tp/define.h \
 		include/khist/define_event.h
 }
 # Event definition headers (KHIST_TRACE_EVENT() users): laid out as the
