@@ -12,17 +12,6 @@
 #include "hist_bind.h"
 #include <khist/out.h>
 
-/*
- * The old names of struct khist_out and its appends, kept only until
- * module/hist/ (hist_cmd.c, inter_fvar.c) uses the new ones.
- */
-#define khist_sbuf khist_out
-
-static inline void khist_sbuf_puts(struct khist_out *s, const char *str)
-{
-	khist_out_puts(s, str);
-}
-
 const char *khist_hist_flags_str(u32 flags);
 void khist_bfield_render(struct khist_out *s, const struct khist_bfield *f);
 void khist_bfield_print(struct khist_out *s, const struct khist_bfield *f);

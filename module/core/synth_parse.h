@@ -19,18 +19,7 @@
 #define _KHIST_CORE_SYNTH_PARSE_H
 
 #include "core_env.h"
-
-#define KHIST_SYNTH_SYSTEM "synthetic"
-/* Most fields an event may have. */
-#define KHIST_SYNTH_FIELDS_MAX 64
-/* Slot of a fixed string, biggest N in char[N], and the bound of a
- * dynamic string (both including the NUL).
- */
-#define KHIST_SYNTH_STR_MAX 256
-/* Most return addresses a stack field keeps. */
-#define KHIST_SYNTH_STACK_DEPTH 16
-/* Size of the common record header. */
-#define KHIST_SYNTH_HDR_SIZE 8
+#include <khist/synth.h>
 
 /**
  * enum khist_synth_errcode - why a definition was refused (the texts, in
@@ -60,30 +49,6 @@ enum khist_synth_errcode {
 	KHIST_SERR_INVALID_FIELD,
 	KHIST_SERR_INVALID_ARRAY_SPEC,
 	KHIST_SERR_COUNT
-};
-
-/**
- * struct khist_synth_field - one field of a synthetic event
- * @name:       field name
- * @type:       type as the `format` file shows it ("u64", "unsigned int",
- *              "char[16]", "__data_loc char[]", "__data_loc unsigned long[]")
- * @size:       size: the C size for numbers, N for char[N], 8 for dynamic
- * @offset:     byte offset of its slot from the record start
- * @is_signed:  signed (ftrace's rule: not if the type starts with 'u' or
- *              is gfp_t, so strings and stacks count as signed)
- * @is_string:  char[N] or char[] (the type contains "char[")
- * @is_dynamic: stored after the fixed part (char[] and stacks)
- * @is_stack:   array of return addresses (the type contains "long[")
- */
-struct khist_synth_field {
-	const char *name;
-	const char *type;
-	unsigned int size;
-	unsigned int offset;
-	bool is_signed;
-	bool is_string;
-	bool is_dynamic;
-	bool is_stack;
 };
 
 /**

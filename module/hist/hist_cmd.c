@@ -120,8 +120,8 @@ static bool khist_same_bfield(const struct khist_bfield *a,
 			      const struct khist_bfield *b)
 {
 	char ta[KHIST_STR_MAX], tb[KHIST_STR_MAX];
-	struct khist_sbuf sa = { ta, sizeof(ta), 0 };
-	struct khist_sbuf sb = { tb, sizeof(tb), 0 };
+	struct khist_out sa = { ta, sizeof(ta), 0 };
+	struct khist_out sb = { tb, sizeof(tb), 0 };
 
 	if (a->flags != b->flags || a->size != b->size ||
 	    a->is_signed != b->is_signed ||

@@ -170,24 +170,24 @@ khist_compatible_hist(struct khist_event *ev, struct khist_hist_spec *sp)
 static char *khist_hidden_cmd(struct khist_hist_trigger *ht, const char *field)
 {
 	struct khist_hist_spec *sp = ht->spec;
-	struct khist_sbuf s = { NULL, 0, 0 };
+	struct khist_out s = { NULL, 0, 0 };
 	unsigned int i, pass;
 	char *buf = NULL;
 
 	for (pass = 0; pass < 2; pass++) {
-		khist_sbuf_puts(&s, "hist:keys=");
+		khist_out_puts(&s, "hist:keys=");
 		for (i = 0; i < sp->n_keys; i++) {
 			if (i)
-				khist_sbuf_puts(&s, ",");
+				khist_out_puts(&s, ",");
 			khist_bfield_print(&s, sp->keys[i].f);
 		}
-		khist_sbuf_puts(&s, ":synthetic_");
-		khist_sbuf_puts(&s, field);
-		khist_sbuf_puts(&s, "=");
-		khist_sbuf_puts(&s, field);
+		khist_out_puts(&s, ":synthetic_");
+		khist_out_puts(&s, field);
+		khist_out_puts(&s, "=");
+		khist_out_puts(&s, field);
 		if (ht->base.filter_str) {
-			khist_sbuf_puts(&s, " if ");
-			khist_sbuf_puts(&s, ht->base.filter_str);
+			khist_out_puts(&s, " if ");
+			khist_out_puts(&s, ht->base.filter_str);
 		}
 		if (pass)
 			break;

@@ -38,34 +38,6 @@ struct khist_event;
 struct khist_instance;
 struct khist_synth_event;
 
-/**
- * struct khist_synth_field_spec - one field for khist_synth_create()
- * @type: its type, as written in `synthetic_events` ("u64", "pid_t",
- *        "char[16]", "char[]", "unsigned long[]", ...)
- * @name: its name
- */
-struct khist_synth_field_spec {
-	const char *type;
-	const char *name;
-};
-
-/* Module-facing API (exported). */
-int khist_synth_create(const char *name,
-		       const struct khist_synth_field_spec *fields,
-		       unsigned int nr_fields, struct module *owner);
-int khist_synth_create_cmd(const char *cmd, struct module *owner);
-int khist_synth_delete(const char *name);
-struct khist_synth_event *khist_synth_get(const char *name);
-void khist_synth_put(struct khist_synth_event *se);
-const char *khist_synth_name(const struct khist_synth_event *se);
-unsigned int khist_synth_nr_fields(const struct khist_synth_event *se);
-const struct khist_synth_field *
-khist_synth_field(const struct khist_synth_event *se, unsigned int i);
-int khist_synth_trace(struct khist_synth_event *se, const u64 *vals,
-		      unsigned int n);
-int khist_synth_trace_idx(struct khist_synth_event *se, const u64 *vals,
-			  const unsigned int *idx, unsigned int n);
-
 /* Inside khist (the hist action layer). */
 struct khist_synth_event *khist_synth_get_locked(const char *name);
 struct khist_synth_event *khist_synth_from_event(struct khist_event *ev);

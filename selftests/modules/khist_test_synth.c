@@ -30,7 +30,7 @@
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "synth/synth.h"
+#include <khist/synth.h>
 
 #define KTS_MAX_HELD 8
 #define KTS_STACK 16
