@@ -30,8 +30,8 @@
 #undef __rel_sockaddr
 
 /* clang-format off */
-#define __field(type, item) __field_ext(type, item, 0)
-#define __field_struct(type, item) __field_struct_ext(type, item, 0)
+#define __field(t, fld) __field_ext(t, fld, 0)
+#define __field_struct(t, fld) __field_struct_ext(t, fld, 0)
 #define __field_ext(t_, item, filter)					\
 	{ .type = #t_, .name = #item,					\
 	  .offset = offsetof(typeof(*__khist_rec), item), .size = sizeof(t_),	\
@@ -71,16 +71,16 @@
 	  .size = 4, .kind = KHIST_TP_RELCPUMASK,			\
 	  .elem_size = sizeof(unsigned long) },
 /* clang-format on */
-#define __string(item, src) __dynamic_array(char, item, -1)
-#define __string_len(item, src, len) __dynamic_array(char, item, -1)
-#define __vstring(item, fmt, ap) __dynamic_array(char, item, -1)
-#define __bitmask(item, nr_bits) __dynamic_array(unsigned long, item, -1)
-#define __sockaddr(item, len) __dynamic_array(u8, item, len)
-#define __rel_string(item, src) __rel_dynamic_array(char, item, -1)
-#define __rel_string_len(item, src, len) __rel_dynamic_array(char, item, -1)
+#define __string(fld, from) __dynamic_array(char, fld, -1)
+#define __string_len(fld, from, n) __dynamic_array(char, fld, -1)
+#define __vstring(fld, f, va) __dynamic_array(char, fld, -1)
+#define __bitmask(fld, bits) __dynamic_array(unsigned long, fld, -1)
+#define __sockaddr(fld, n) __dynamic_array(u8, fld, n)
+#define __rel_string(fld, from) __rel_dynamic_array(char, fld, -1)
+#define __rel_string_len(fld, from, n) __rel_dynamic_array(char, fld, -1)
 #define __rel_bitmask(item, nr_bits) \
 	__rel_dynamic_array(unsigned long, item, -1)
-#define __rel_sockaddr(item, len) __rel_dynamic_array(u8, item, len)
+#define __rel_sockaddr(fld, n) __rel_dynamic_array(u8, fld, n)
 
 #undef KHIST_TP_CLASS
 /* clang-format off */

@@ -31,7 +31,7 @@
 #define __khist_tp_bits_bytes(nr) (BITS_TO_LONGS(nr) * sizeof(unsigned long))
 #define __dynamic_array(type, item, len) \
 	__d->item = khist_tp_take(&__ds, (long)(len) * (long)sizeof(type));
-#define __rel_dynamic_array(type, item, len) __dynamic_array(type, item, len)
+#define __rel_dynamic_array(t, fld, n) __dynamic_array(t, fld, n)
 #define __string(item, src)                                            \
 	__d->item##_src = (src);                                       \
 	__d->item = khist_tp_take(                                     \
@@ -43,13 +43,13 @@
 	__d->item = khist_tp_take(&__ds, khist_tp_vstr_len(fmt, ap));
 #define __bitmask(item, nr_bits) \
 	__d->item = khist_tp_take(&__ds, __khist_tp_bits_bytes(nr_bits));
-#define __cpumask(item) __bitmask(item, nr_cpumask_bits)
-#define __sockaddr(item, len) __dynamic_array(u8, item, len)
-#define __rel_string(item, src) __string(item, src)
-#define __rel_string_len(item, src, len) __string_len(item, src, len)
-#define __rel_bitmask(item, nr_bits) __bitmask(item, nr_bits)
-#define __rel_cpumask(item) __cpumask(item)
-#define __rel_sockaddr(item, len) __dynamic_array(u8, item, len)
+#define __cpumask(fld) __bitmask(fld, nr_cpumask_bits)
+#define __sockaddr(fld, n) __dynamic_array(u8, fld, n)
+#define __rel_string(fld, from) __string(fld, from)
+#define __rel_string_len(fld, from, n) __string_len(fld, from, n)
+#define __rel_bitmask(fld, bits) __bitmask(fld, bits)
+#define __rel_cpumask(fld) __cpumask(fld)
+#define __rel_sockaddr(fld, n) __dynamic_array(u8, fld, n)
 
 #undef KHIST_TP_CLASS
 /* clang-format off */
@@ -92,17 +92,17 @@
 	__entry->__rel_loc_##item = __d.item + sizeof(*__entry) -	\
 		offsetof(typeof(*__entry), __rel_loc_##item) - sizeof(u32);
 /* clang-format on */
-#define __string(item, src) __dynamic_array(char, item, -1)
-#define __string_len(item, src, len) __dynamic_array(char, item, -1)
-#define __vstring(item, fmt, ap) __dynamic_array(char, item, -1)
-#define __bitmask(item, nr_bits) __dynamic_array(char, item, -1)
-#define __cpumask(item) __dynamic_array(char, item, -1)
-#define __sockaddr(item, len) __dynamic_array(u8, item, -1)
-#define __rel_string(item, src) __rel_dynamic_array(char, item, -1)
-#define __rel_string_len(item, src, len) __rel_dynamic_array(char, item, -1)
-#define __rel_bitmask(item, nr_bits) __rel_dynamic_array(char, item, -1)
-#define __rel_cpumask(item) __rel_dynamic_array(char, item, -1)
-#define __rel_sockaddr(item, len) __rel_dynamic_array(u8, item, -1)
+#define __string(fld, from) __dynamic_array(char, fld, -1)
+#define __string_len(fld, from, n) __dynamic_array(char, fld, -1)
+#define __vstring(fld, f, va) __dynamic_array(char, fld, -1)
+#define __bitmask(fld, bits) __dynamic_array(char, fld, -1)
+#define __cpumask(fld) __dynamic_array(char, fld, -1)
+#define __sockaddr(fld, n) __dynamic_array(u8, fld, -1)
+#define __rel_string(fld, from) __rel_dynamic_array(char, fld, -1)
+#define __rel_string_len(fld, from, n) __rel_dynamic_array(char, fld, -1)
+#define __rel_bitmask(fld, bits) __rel_dynamic_array(char, fld, -1)
+#define __rel_cpumask(fld) __rel_dynamic_array(char, fld, -1)
+#define __rel_sockaddr(fld, n) __rel_dynamic_array(u8, fld, -1)
 
 /* Some headers name the record as the kernel's probe does: entry. */
 #define __entry entry

@@ -27,24 +27,24 @@
 #undef __rel_cpumask
 #undef __rel_sockaddr
 
-#define __field(type, item) type item;
-#define __field_ext(type, item, filter) type item;
-#define __field_struct(type, item) type item;
-#define __field_struct_ext(type, item, filter) type item;
-#define __array(type, item, len) type item[len];
-#define __dynamic_array(type, item, len) u32 __data_loc_##item;
-#define __rel_dynamic_array(type, item, len) u32 __rel_loc_##item;
-#define __string(item, src) __dynamic_array(char, item, -1)
-#define __string_len(item, src, len) __dynamic_array(char, item, -1)
-#define __vstring(item, fmt, ap) __dynamic_array(char, item, -1)
-#define __bitmask(item, nr_bits) __dynamic_array(char, item, -1)
-#define __cpumask(item) __dynamic_array(char, item, -1)
-#define __sockaddr(item, len) __dynamic_array(u8, item, len)
-#define __rel_string(item, src) __rel_dynamic_array(char, item, -1)
-#define __rel_string_len(item, src, len) __rel_dynamic_array(char, item, -1)
-#define __rel_bitmask(item, nr_bits) __rel_dynamic_array(char, item, -1)
-#define __rel_cpumask(item) __rel_dynamic_array(char, item, -1)
-#define __rel_sockaddr(item, len) __rel_dynamic_array(u8, item, len)
+#define __field(t, fld) t fld;
+#define __field_ext(t, fld, filter) t fld;
+#define __field_struct(t, fld) t fld;
+#define __field_struct_ext(t, fld, filter) t fld;
+#define __array(t, fld, n) t fld[n];
+#define __dynamic_array(t, fld, n) u32 __data_loc_##fld;
+#define __rel_dynamic_array(t, fld, n) u32 __rel_loc_##fld;
+#define __string(fld, from) __dynamic_array(char, fld, -1)
+#define __string_len(fld, from, n) __dynamic_array(char, fld, -1)
+#define __vstring(fld, f, va) __dynamic_array(char, fld, -1)
+#define __bitmask(fld, bits) __dynamic_array(char, fld, -1)
+#define __cpumask(fld) __dynamic_array(char, fld, -1)
+#define __sockaddr(fld, n) __dynamic_array(u8, fld, n)
+#define __rel_string(fld, from) __rel_dynamic_array(char, fld, -1)
+#define __rel_string_len(fld, from, n) __rel_dynamic_array(char, fld, -1)
+#define __rel_bitmask(fld, bits) __rel_dynamic_array(char, fld, -1)
+#define __rel_cpumask(fld) __rel_dynamic_array(char, fld, -1)
+#define __rel_sockaddr(fld, n) __rel_dynamic_array(u8, fld, n)
 
 #undef KHIST_TP_CLASS
 /* clang-format off */
@@ -74,21 +74,21 @@
 #undef __rel_cpumask
 #undef __rel_sockaddr
 
-#define __dynamic_array(type, item, len) u32 item;
-#define __rel_dynamic_array(type, item, len) u32 item;
+#define __dynamic_array(t, fld, n) u32 fld;
+#define __rel_dynamic_array(t, fld, n) u32 fld;
 #define __string(item, src) \
 	u32 item;           \
 	const void *item##_src;
-#define __string_len(item, src, len) __string(item, src)
-#define __vstring(item, fmt, ap) u32 item;
-#define __bitmask(item, nr_bits) u32 item;
-#define __cpumask(item) u32 item;
-#define __sockaddr(item, len) u32 item;
-#define __rel_string(item, src) __string(item, src)
-#define __rel_string_len(item, src, len) __string(item, src)
-#define __rel_bitmask(item, nr_bits) u32 item;
-#define __rel_cpumask(item) u32 item;
-#define __rel_sockaddr(item, len) u32 item;
+#define __string_len(fld, from, n) __string(fld, from)
+#define __vstring(fld, f, va) u32 fld;
+#define __bitmask(fld, bits) u32 fld;
+#define __cpumask(fld) u32 fld;
+#define __sockaddr(fld, n) u32 fld;
+#define __rel_string(fld, from) __string(fld, from)
+#define __rel_string_len(fld, from, n) __string(fld, from)
+#define __rel_bitmask(fld, bits) u32 fld;
+#define __rel_cpumask(fld) u32 fld;
+#define __rel_sockaddr(fld, n) u32 fld;
 
 #undef KHIST_TP_CLASS
 /* clang-format off */
