@@ -277,6 +277,11 @@ static void khist_tpg_show_field(struct seq_file *m,
 
 static int khist_tpg_formats_show(struct seq_file *m, void *v)
 {
+	static const char khist_tpg_common[] =
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
 	unsigned int i, k;
 
 	for (i = 0; i < khist_tpg_nr; i++) {
@@ -285,11 +290,7 @@ static int khist_tpg_formats_show(struct seq_file *m, void *v)
 
 		seq_printf(m, "==> %s/%s <==\n", ev->system, ev->name);
 		seq_printf(m, "name: %s\nID: 0\nformat:\n", ev->name);
-		seq_puts(m,
-			 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-			 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-			 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-			 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n");
+		seq_puts(m, khist_tpg_common);
 		for (k = 0; k < ev->nr_fields; k++)
 			khist_tpg_show_field(m, &ev->fields[k], te->types[k]);
 		seq_printf(m, "\nprint fmt: %s\n", te->pfmt);
@@ -308,8 +309,8 @@ static int __init khist_tpg_init(void)
 		return -ENOMEM;
 	for (i = 0; i < khist_tp_nr_units; i++)
 		total += khist_tp_units[i]->list_events(NULL, 0);
-	khist_tpg_events = kcalloc(total ?: 1, sizeof(*khist_tpg_events),
-				   GFP_KERNEL);
+	khist_tpg_events =
+		kcalloc(total ?: 1, sizeof(*khist_tpg_events), GFP_KERNEL);
 	if (!khist_tpg_events) {
 		free_percpu(khist_tpg_cpu);
 		return -ENOMEM;
@@ -340,4 +341,4 @@ static void __exit khist_tpg_exit(void)
 module_init(khist_tpg_init);
 module_exit(khist_tpg_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("khist: events compiled from the kernel's trace headers (test)");
+MODULE_DESCRIPTION("khist: trace header events (test)");

@@ -32,12 +32,12 @@
 #define __dynamic_array(type, item, len) \
 	__d->item = khist_tp_take(&__ds, (long)(len) * (long)sizeof(type));
 #define __rel_dynamic_array(t, fld, n) __dynamic_array(t, fld, n)
-#define __string(item, src)                                            \
-	__d->item##_src = (src);                                       \
-	__d->item = khist_tp_take(                                     \
-		&__ds, strlen(__d->item##_src ?: "(null)") + 1);
-#define __string_len(item, src, len)   \
-	__d->item##_src = (src);       \
+#define __string(item, src)      \
+	__d->item##_src = (src); \
+	__d->item =              \
+		khist_tp_take(&__ds, strlen(__d->item##_src ?: "(null)") + 1);
+#define __string_len(item, src, len) \
+	__d->item##_src = (src);     \
 	__d->item = khist_tp_take(&__ds, (long)(len) + 1);
 #define __vstring(item, fmt, ap) \
 	__d->item = khist_tp_take(&__ds, khist_tp_vstr_len(fmt, ap));
@@ -117,11 +117,10 @@
 #define __get_bitmask(f) ((char *)__get_dynamic_array(f))
 #define __get_cpumask(f) ((char *)__get_dynamic_array(f))
 #define __get_sockaddr(f) ((struct sockaddr *)__get_dynamic_array(f))
-#define __get_rel_dynamic_array(f)                                 \
+#define __get_rel_dynamic_array(f)                       \
 	((void *)&__entry->__rel_loc_##f + sizeof(u32) + \
 	 (__entry->__rel_loc_##f & 0xffff))
-#define __get_rel_dynamic_array_len(f) \
-	((__entry->__rel_loc_##f >> 16) & 0xffff)
+#define __get_rel_dynamic_array_len(f) ((__entry->__rel_loc_##f >> 16) & 0xffff)
 #define __get_rel_str(f) ((char *)__get_rel_dynamic_array(f))
 #define __get_rel_bitmask(f) ((char *)__get_rel_dynamic_array(f))
 #define __get_rel_cpumask(f) ((char *)__get_rel_dynamic_array(f))
@@ -136,39 +135,39 @@
 #define __khist_tp_sel(_1, _2, m, ...) m
 #define __khist_tp_last(args...) \
 	__khist_tp_sel(args, __khist_tp_pick2, __khist_tp_pick1)(args)
-#define __assign_str(dst, src...)                         \
-	khist_tp_copy_str(__get_str(dst), __d.dst,        \
+#define __assign_str(dst, src...)                  \
+	khist_tp_copy_str(__get_str(dst), __d.dst, \
 			  __khist_tp_last(__d.dst##_src, ##src))
 #define __assign_str_len(dst, src, len) \
 	khist_tp_copy_str(__get_str(dst), __d.dst, src)
-#define __assign_rel_str(dst, src...)                     \
-	khist_tp_copy_str(__get_rel_str(dst), __d.dst,    \
+#define __assign_rel_str(dst, src...)                  \
+	khist_tp_copy_str(__get_rel_str(dst), __d.dst, \
 			  __khist_tp_last(__d.dst##_src, ##src))
 #define __assign_rel_str_len(dst, src, len) \
 	khist_tp_copy_str(__get_rel_str(dst), __d.dst, src)
-#define __khist_tp_vprint(to, n, fmt, va)           \
-	do {                                        \
-		va_list __aq;                       \
-		va_copy(__aq, *(va));               \
-		vsnprintf(to, n, fmt, __aq);        \
-		va_end(__aq);                       \
+#define __khist_tp_vprint(to, n, fmt, va)    \
+	do {                                 \
+		va_list __aq;                \
+		va_copy(__aq, *(va));        \
+		vsnprintf(to, n, fmt, __aq); \
+		va_end(__aq);                \
 	} while (0)
 #define __assign_vstr(dst, fmt, va) \
 	__khist_tp_vprint(__get_str(dst), __d.dst >> 16, fmt, va)
 #define __khist_tp_copy(to, loc, from, n) \
 	memcpy(to, from, min_t(unsigned long, (loc) >> 16, n))
-#define __assign_bitmask(dst, src, nr_bits)                \
-	__khist_tp_copy(__get_bitmask(dst), __d.dst, src,  \
+#define __assign_bitmask(dst, src, nr_bits)               \
+	__khist_tp_copy(__get_bitmask(dst), __d.dst, src, \
 			__khist_tp_bits_bytes(nr_bits))
-#define __assign_cpumask(dst, src)                                   \
+#define __assign_cpumask(dst, src)                                      \
 	__khist_tp_copy(__get_cpumask(dst), __d.dst, cpumask_bits(src), \
 			__khist_tp_bits_bytes(nr_cpumask_bits))
 #define __assign_sockaddr(dst, src, len) \
 	__khist_tp_copy(__get_dynamic_array(dst), __d.dst, src, len)
-#define __assign_rel_bitmask(dst, src, nr_bits)                  \
-	__khist_tp_copy(__get_rel_bitmask(dst), __d.dst, src,    \
+#define __assign_rel_bitmask(dst, src, nr_bits)               \
+	__khist_tp_copy(__get_rel_bitmask(dst), __d.dst, src, \
 			__khist_tp_bits_bytes(nr_bits))
-#define __assign_rel_cpumask(dst, src)                                    \
+#define __assign_rel_cpumask(dst, src)                                      \
 	__khist_tp_copy(__get_rel_cpumask(dst), __d.dst, cpumask_bits(src), \
 			__khist_tp_bits_bytes(nr_cpumask_bits))
 #define __assign_rel_sockaddr(dst, src, len) \
