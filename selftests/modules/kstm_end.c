@@ -5,7 +5,6 @@
  * kstm_run.c's first pointer and this one.
  */
 #include <linux/compiler.h>
-
-struct kunit_suite;
+#include "kunit_kstm.h"
 
 struct kunit_suite *const kstm_last __used __section("khist_kstm") = NULL;
