@@ -231,12 +231,34 @@ bool khist_hist_var_read(struct khist_hist_trigger *ht, unsigned int idx,
 char *khist_hist_var_str(struct khist_hist_data *hd, struct khist_map_elt *elt,
 			 unsigned int str_idx);
 
+/**
+ * struct khist_hist_rows - one table's entries, read and sorted
+ * @n:     entries
+ * @rows:  pointers, in print order (->priv: the map element)
+ * @store: the rows
+ * @sums:  the sums, n_vals per row
+ */
+struct khist_hist_rows {
+	unsigned int n;
+	struct khist_hrow **rows;
+	struct khist_hrow *store;
+	u64 *sums;
+};
+
+struct khist_hsorter;
+
 /* hist_show.c */
+int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
+			struct khist_hist_rows *r);
+void khist_hist_rows_free(struct khist_hist_rows *r);
 int khist_hist_show(struct seq_file *m, struct khist_event *ev);
 size_t khist_hist_show_size(struct khist_event *ev);
 void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 			  const u8 *key, const char *comm);
 int khist_hist_debug_show(struct seq_file *m, struct khist_event *ev);
+
+/* hist_json_show.c */
+int khist_hist_json_show(struct seq_file *m, struct khist_event *ev);
 
 /* hist_onoff.c: the enable_hist and disable_hist commands */
 struct khist_cmd_type;

@@ -29,29 +29,29 @@ struct khist_col_stat {
 };
 
 /**
- * struct khist_rows - one table's entries, read and sorted
- * @n:     entries
- * @rows:  pointers, in print order
- * @store: the rows
- * @sums:  the sums, n_sums per row
+ * khist_hist_rows_free() - free what khist_hist_rows_get() took
+ * @r: the rows
+ *
+ * Context: process context.
  */
-struct khist_rows {
-	unsigned int n;
-	struct khist_hrow **rows;
-	struct khist_hrow *store;
-	u64 *sums;
-};
-
-static void khist_rows_free(struct khist_rows *r)
+void khist_hist_rows_free(struct khist_hist_rows *r)
 {
 	kvfree(r->rows);
 	kvfree(r->store);
 	kvfree(r->sums);
 }
 
-/* Read every entry of @hd's map and sort them as ftrace does. */
-static int khist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
-			  struct khist_rows *r)
+/**
+ * khist_hist_rows_get() - read every entry of a map, sorted as ftrace does
+ * @hd: the data
+ * @s:  the sorter, khist_hsorter_init() done with @hd's spec
+ * @r:  filled; free with khist_hist_rows_free()
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0 or -ENOMEM.
+ */
+int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
+			struct khist_hist_rows *r)
 {
 	unsigned int n_sums = hd->spec->n_vals, cap, i;
 	struct khist_map_stats st;
@@ -65,7 +65,7 @@ static int khist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 	r->store = kvcalloc(cap, sizeof(*r->store), GFP_KERNEL);
 	r->sums = kvcalloc(cap, n_sums * sizeof(u64), GFP_KERNEL);
 	if (!r->rows || !r->store || !r->sums) {
-		khist_rows_free(r);
+		khist_hist_rows_free(r);
 		return -ENOMEM;
 	}
 	while (r->n < cap && (elt = khist_map_next(hd->map, &pos))) {
@@ -267,12 +267,12 @@ static int khist_print_entries(struct seq_file *m, struct khist_hist_data *hd)
 	const struct khist_hist_spec *sp = hd->spec;
 	struct khist_col_stat stats[KHIST_VALS_MAX + 1] = {};
 	struct khist_hsorter s;
-	struct khist_rows r;
+	struct khist_hist_rows r;
 	unsigned int i, j;
 	int ret;
 
 	khist_hsorter_init(&s, sp);
-	ret = khist_rows_get(hd, &s, &r);
+	ret = khist_hist_rows_get(hd, &s, &r);
 	if (ret)
 		return ret;
 	for (j = 0; j < sp->n_vals; j++) {
@@ -288,7 +288,7 @@ static int khist_print_entries(struct seq_file *m, struct khist_hist_data *hd)
 	for (i = 0; i < r.n; i++)
 		khist_print_entry(m, hd, r.rows[i], stats);
 	ret = r.n;
-	khist_rows_free(&r);
+	khist_hist_rows_free(&r);
 	return ret;
 }
 
