@@ -37,6 +37,7 @@
 #include "core/hist_bind.h"
 #include "core/map.h"
 #include "core/hist_fetch.h"
+#include "core/qsketch.h"
 
 struct khist_inter;
 
@@ -61,6 +62,10 @@ typedef u64 (*khist_clock_fn)(void);
  * @comm_off:  offset of the saved comm in the extra area, or -1
  * @str_off:   offset of the first string/stack variable slot
  * @extra_size: bytes of the extra area
+ * @qs_mask:   bit i set when vals[i] keeps a distribution (.stats or
+ *             .quantiles)
+ * @qs_off:    for those, the offset of its struct khist_qsketch in the
+ *             extra area (8-byte aligned)
  * @inter:     inter-event state (references, field variables, actions)
  *             of the trigger that created the data, or NULL (inter.h);
  *             cleared when that trigger goes (read with READ_ONCE() on
@@ -84,6 +89,8 @@ struct khist_hist_data {
 	int comm_off;
 	u32 str_off;
 	u32 extra_size;
+	u32 qs_mask;
+	u32 qs_off[KHIST_MAP_SUMS_MAX];
 	struct khist_inter *inter;
 	u64 charged;
 	struct khist_hit_cache __percpu *cache;
@@ -190,6 +197,23 @@ static inline const char *khist_hist_comm(struct khist_hist_data *hd,
 					  struct khist_map_elt *elt)
 {
 	return (const char *)khist_map_elt_extra(elt) + hd->comm_off;
+}
+
+/**
+ * khist_hist_qs() - an entry's distribution of a .stats/.quantiles value
+ * @hd:  the data
+ * @elt: the entry
+ * @i:   the value (bit @i of hd->qs_mask set)
+ *
+ * Context: any.
+ * Return: the sketch in the entry's extra area.
+ */
+static inline struct khist_qsketch *khist_hist_qs(struct khist_hist_data *hd,
+						  struct khist_map_elt *elt,
+						  unsigned int i)
+{
+	return (struct khist_qsketch *)((u8 *)khist_map_elt_extra(elt) +
+					hd->qs_off[i]);
 }
 
 /* hist_cmd.c */

@@ -6,7 +6,11 @@
  *
  * Extra area of an entry: the comm of the task that created the entry
  * (16 bytes, when a key or variable uses .execname), then one
- * KHIST_STR_SLOT-byte slot per string or stack variable.
+ * KHIST_STR_SLOT-byte slot per string or stack variable, then one
+ * struct khist_qsketch (8-byte aligned) per .stats or .quantiles value.
+ * The comm and string part stays within KHIST_MAP_EXTRA_MAX (what the
+ * limit of string variables derives from), the whole within
+ * KHIST_MAP_EXTRA_LIMIT.
  */
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -144,6 +148,7 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 	struct khist_map_params p = {};
 	struct khist_hist_data *hd;
 	struct khist_map_mem mem;
+	unsigned int i;
 	size_t cache;
 	u32 extra;
 	int ret;
@@ -164,6 +169,17 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 	ret = -E2BIG;
 	if (extra > KHIST_MAP_EXTRA_MAX || spec->n_vals > KHIST_MAP_SUMS_MAX ||
 	    n_vars > KHIST_MAP_VARS_MAX)
+		goto fail;
+	for (i = 1; i < spec->n_vals; i++) {
+		if (!(spec->vals[i]->flags &
+		      (KHIST_HF_STATS | KHIST_HF_QUANTILES)))
+			continue;
+		extra = ALIGN(extra, 8);
+		hd->qs_off[i] = extra;
+		hd->qs_mask |= BIT(i);
+		extra += sizeof(struct khist_qsketch);
+	}
+	if (extra > KHIST_MAP_EXTRA_LIMIT)
 		goto fail;
 	hd->extra_size = extra;
 	ret = khist_hist_clock_lookup(spec->clock, &hd->clock, &hd->clock_ns);

@@ -28,8 +28,7 @@
  * @saved: scratch for the handler records of one entry
  * @vars:  scratch for the variables of one entry
  * @set:   which of @vars are set
- * @qs:    per value, its distribution (hist_data.c's .stats/.quantiles)
- * @snap:  one merged distribution per flagged value, or NULL
+ * @qs:    per value, its distribution (.stats/.quantiles), else NULL
  */
 struct khist_hjson_reader {
 	struct seq_file *m;
@@ -37,8 +36,7 @@ struct khist_hjson_reader {
 	struct khist_inter_saved saved;
 	u64 vars[KHIST_MAP_VARS_MAX];
 	bool set[KHIST_MAP_VARS_MAX];
-	const struct khist_qs_snap *qs[KHIST_VALS_MAX + 1];
-	struct khist_qs_snap *snap;
+	const struct khist_qs_snap *qs[KHIST_MAP_SUMS_MAX];
 };
 
 static void khist_hjson_write(void *ctx, const char *s, size_t n)
@@ -97,8 +95,9 @@ static void khist_hjson_one(struct khist_json *j,
 	bool paused = READ_ONCE(ht->base.paused);
 	struct khist_map_stats st;
 	struct khist_hist_rows rows;
+	struct khist_qs_snap *snaps = NULL;
 	struct khist_hsorter s;
-	unsigned int i, v;
+	unsigned int i, v, n;
 	char *text;
 	int len;
 
@@ -111,8 +110,19 @@ static void khist_hjson_one(struct khist_json *j,
 	khist_hist_print(ht->spec, paused, text, len + 1);
 	khist_hjson_table_begin(j, sp, text, paused);
 	kfree(text);
+	/* One copy per .stats/.quantiles value, made for each entry. */
+	memset(r->qs, 0, sizeof(r->qs));
+	if (hd->qs_mask) {
+		snaps = kvmalloc_array(hweight32(hd->qs_mask), sizeof(*snaps),
+				       GFP_KERNEL);
+		if (!snaps) {
+			j->err = -ENOMEM;
+			return;
+		}
+	}
 	khist_hsorter_init(&s, sp);
 	if (khist_hist_rows_get(hd, &s, &rows)) {
+		kvfree(snaps);
 		j->err = -ENOMEM;
 		return;
 	}
@@ -138,6 +148,15 @@ static void khist_hjson_one(struct khist_json *j,
 			e.n_saved = khist_inter_json_saved(hd, elt, &r->saved);
 			e.saved = r->saved.rec;
 		}
+		for (v = 1, n = 0; v < sp->n_vals && snaps; v++) {
+			if (!(hd->qs_mask & BIT(v)))
+				continue;
+			khist_qs_snap_init(&snaps[n]);
+			khist_qs_snap_add(&snaps[n], khist_hist_qs(hd, elt, v));
+			r->qs[v] = &snaps[n++];
+		}
+		if (snaps)
+			e.qs = r->qs;
 		khist_hjson_entry(j, sp, &ops, &e);
 		/* Stop early once the page is full: seq_read() retries. */
 		if (seq_has_overflowed(r->m))
@@ -150,6 +169,7 @@ static void khist_hjson_one(struct khist_json *j,
 	tot.lost = atomic64_read(&ht->lost);
 	tot.grow_refused = st.grow_refused;
 	khist_hist_rows_free(&rows);
+	kvfree(snaps);
 	khist_hjson_table_end(j, &tot);
 }
 

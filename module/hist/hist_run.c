@@ -348,8 +348,18 @@ khist_hist_hit_plain(struct khist_hist_trigger *ht, struct khist_hist_data *hd,
 	if (!elt)
 		return;
 	khist_map_add(elt, 0, 1);
-	for (i = 1; i < p->n_vals; i++)
-		khist_map_add(elt, i, khist_fetch_one(&p->vals[i], &c));
+	if (likely(!hd->qs_mask)) {
+		for (i = 1; i < p->n_vals; i++)
+			khist_map_add(elt, i, khist_fetch_one(&p->vals[i], &c));
+		return;
+	}
+	for (i = 1; i < p->n_vals; i++) {
+		u64 v = khist_fetch_one(&p->vals[i], &c);
+
+		khist_map_add(elt, i, v);
+		if (hd->qs_mask & BIT(i))
+			khist_qs_record(khist_hist_qs(hd, elt, i), v);
+	}
 }
 
 /* Any other hit: the evaluator, timestamps, stacks, variables, inter. */
@@ -393,8 +403,13 @@ static noinline void khist_hist_hit(struct khist_hist_trigger *ht,
 	if (!elt)
 		return;
 	khist_map_add(elt, 0, 1);
-	for (i = 1; i < sp->n_vals; i++)
-		khist_map_add(elt, i, khist_fetch_val(&ht->plan, sp, i, &c));
+	for (i = 1; i < sp->n_vals; i++) {
+		u64 v = khist_fetch_val(&ht->plan, sp, i, &c);
+
+		khist_map_add(elt, i, v);
+		if (hd->qs_mask & BIT(i))
+			khist_qs_record(khist_hist_qs(hd, elt, i), v);
+	}
 	if (sp->n_vars)
 		khist_hist_store_vars(hd, sp, elt, &c);
 	if (in)
