@@ -30,7 +30,9 @@
 #ifndef _KHIST_HIST_HIST_H
 #define _KHIST_HIST_HIST_H
 
+#include <linux/irq_work.h>
 #include <linux/list.h>
+#include <linux/workqueue.h>
 #include <linux/seq_file.h>
 #include "events/events.h"
 #include "trigger/engine.h"
@@ -74,6 +76,13 @@ typedef u64 (*khist_clock_fn)(void);
  * @cache:     per-CPU last hit (keys of one or two words), or NULL
  * @key_words: key size in u64 words
  * @gen:       bumped by every clear: older cache entries are stale
+ * @grows:     the map grows from size= up to 2^KHIST_MAP_BITS_MAX while
+ *             mem_limit_kb allows (module parameter hist_grow)
+ * @grow_stop: a growth failed: no more tries until the next clear
+ * @grow_logged: that failure is in error_log
+ * @grow_iw:   queued by a hit that finds the map wants to grow (any
+ *             context); queues @grow_work
+ * @grow_work: grows the map under khist_event_mutex
  */
 struct khist_hist_data {
 	struct khist_hist_spec *spec;
@@ -96,6 +105,11 @@ struct khist_hist_data {
 	struct khist_hit_cache __percpu *cache;
 	unsigned int key_words;
 	unsigned long gen;
+	bool grows;
+	int grow_stop;
+	bool grow_logged;
+	struct irq_work grow_iw;
+	struct delayed_work grow_work;
 };
 
 /**

@@ -656,6 +656,12 @@ hd_case() {
 	case $HD_RAWTRIG in
 	*name=*) HD_SIDES="a b" ;;
 	esac
+	# A case about a full table compares with khist's fixed-size mode
+	# (module parameter hist_grow=0, read when a hist is created).
+	if hd_has_flag "$HD_FLAGS" drops &&
+	   [ -w /sys/module/khist/parameters/hist_grow ]; then
+		echo 0 > /sys/module/khist/parameters/hist_grow
+	fi
 	if hd_has_flag "$HD_FLAGS" err; then
 		HD_FAST=
 		hd_err_case
@@ -663,6 +669,8 @@ hd_case() {
 		HD_FAST=1
 		hd_hist_case
 	fi
+	[ ! -w /sys/module/khist/parameters/hist_grow ] ||
+		echo 1 > /sys/module/khist/parameters/hist_grow
 	hd_case_cleanup
 	hd_classify
 }
