@@ -142,6 +142,11 @@ static const struct khist_map_ops khist_hist_map_ops = {
 	.charge = khist_hist_map_charge,
 };
 
+static const char khist_grow_limit_msg[] =
+	"khist memory limit reached (module parameter mem_limit_kb): table full, new keys dropped";
+static const char khist_grow_nomem_msg[] =
+	"Out of memory: table full, new keys dropped";
+
 /* The first failed growth of @hd, in its first user's instance error_log. */
 static void khist_hist_grow_report(struct khist_hist_data *hd, int err)
 {
@@ -168,9 +173,8 @@ static void khist_hist_grow_report(struct khist_hist_data *hd, int err)
 			*strchr(text, ' ') = '\0';
 	}
 	khist_error_report(ev->inst, loc,
-			   err == -E2BIG ?
-				   "khist memory limit reached (module parameter mem_limit_kb): table full, new keys dropped" :
-				   "Out of memory: table full, new keys dropped",
+			   err == -E2BIG ? khist_grow_limit_msg :
+					   khist_grow_nomem_msg,
 			   text ? text : "", 0);
 	kfree(text);
 }

@@ -64,7 +64,7 @@ json_vs_hist() {
 	# Per table (one "# event histogram" each): its hitcounts, then its
 	# Hits, Entries and Dropped.
 	awk '/^# event histogram/ { t++ }
-	     /hitcount: / { for (i = 1; i < NF; i++) if ($i == "hitcount:") print t - 1, "h", $(i + 1) }
+	     /hitcount: / { for (i = 1; i < NF; i++) if ($i == "hitcount:" && $(i + 1) ~ /^[0-9]+$/) print t - 1, "h", $(i + 1) }
 	     /^    Hits: / { print t - 1, "hits", $2 }
 	     /^    Entries: / { print t - 1, "entries", $2 }
 	     /^    Dropped: / { print t - 1, "dropped", $2 }' json.hist > json.want
