@@ -186,8 +186,7 @@ unsigned int khist_inter_json_saved(struct khist_hist_data *hd,
 							     "onchange",
 			 a->arg.len, w + a->arg.pos);
 		nv = 0;
-		for (j = 0; j < in->n_save && nv < KHIST_INTER_FVARS_MAX;
-		     j++) {
+		for (j = 0; j < in->n_save && nv < KHIST_INTER_FVARS_MAX; j++) {
 			const struct khist_ifvar *fv = &in->save[j];
 
 			if (fv->val->flags & KHIST_HF_STRING)

@@ -33,8 +33,7 @@
  */
 static bool khist_hist_grow = true;
 module_param_named(hist_grow, khist_hist_grow, bool, 0644);
-MODULE_PARM_DESC(hist_grow,
-		 "hist maps grow from size= while mem_limit_kb allows (default 1; 0: fixed size as ftrace)");
+MODULE_PARM_DESC(hist_grow, "hist maps grow to mem_limit_kb (0: fixed)");
 
 /* Named hist data, across every event (kernel: named_triggers). */
 static LIST_HEAD(khist_named_list);
@@ -182,11 +181,11 @@ static void khist_hist_grow_report(struct khist_hist_data *hd, int err)
 /* Grow @hd's map while it asks for it, under khist_event_mutex. */
 static void khist_hist_grow_work(struct work_struct *w)
 {
-	struct khist_hist_data *hd =
-		container_of(to_delayed_work(w), struct khist_hist_data,
-			     grow_work);
+	struct delayed_work *dw = to_delayed_work(w);
+	struct khist_hist_data *hd;
 	int ret;
 
+	hd = container_of(dw, struct khist_hist_data, grow_work);
 	/*
 	 * Never wait for the mutex: its holder may be freeing @hd and
 	 * waiting for this work (khist_hist_data_put()). Try again later.

@@ -79,8 +79,7 @@ static bool khist_hjson_hidden(void *ctx, u64 v, char *buf, size_t size)
 	return true;
 }
 
-static void khist_hjson_one(struct khist_json *j,
-			    struct khist_hjson_reader *r,
+static void khist_hjson_one(struct khist_json *j, struct khist_hjson_reader *r,
 			    struct khist_hist_trigger *ht)
 {
 	struct khist_hist_data *hd = ht->hd;
