@@ -326,6 +326,7 @@ static const struct file_operations khist_trigger_fops = {
 struct khist_hist_reader {
 	struct khist_event *ev;
 	u64 pinned;
+	bool json;
 };
 
 /* Charge the buffer seq_read() gave us, if it grew since the last show. */
@@ -353,6 +354,8 @@ static int khist_hist_file_show(struct seq_file *m, void *v)
 	mutex_lock(&khist_event_mutex);
 	if (!khist_ev_live(r->ev))
 		ret = -ENODEV;
+	else if (r->json)
+		ret = khist_hist_json_show(m, r->ev);
 	else
 		ret = khist_hist_show(m, r->ev);
 	mutex_unlock(&khist_event_mutex);
@@ -365,7 +368,8 @@ static int khist_hist_file_show(struct seq_file *m, void *v)
  * limit's share for open files has it (else grow as it goes, each step
  * charged by the show).
  */
-static int khist_hist_file_open(struct inode *inode, struct file *file)
+static int khist_hist_reader_open(struct inode *inode, struct file *file,
+				  bool json)
 {
 	struct khist_event *ev = inode->i_private;
 	struct khist_hist_reader *r;
@@ -376,10 +380,14 @@ static int khist_hist_file_open(struct inode *inode, struct file *file)
 	if (!r)
 		return -ENOMEM;
 	r->ev = ev;
+	r->json = json;
 	mutex_lock(&khist_event_mutex);
 	if (khist_ev_live(ev))
 		size = khist_hist_show_size(ev);
 	mutex_unlock(&khist_event_mutex);
+	/* JSON names every member: about twice the text's bytes. */
+	if (json && size > PAGE_SIZE)
+		size *= 2;
 	if (size > PAGE_SIZE && !khist_mem_pin(size)) {
 		ret = single_open_size(file, khist_hist_file_show, r, size);
 		if (!ret) {
@@ -399,6 +407,17 @@ out_free:
 	return ret;
 }
 
+static int khist_hist_file_open(struct inode *inode, struct file *file)
+{
+	return khist_hist_reader_open(inode, file, false);
+}
+
+/* `hist_json` (a khist extension): the same tables as one JSON document. */
+static int khist_hist_json_file_open(struct inode *inode, struct file *file)
+{
+	return khist_hist_reader_open(inode, file, true);
+}
+
 static int khist_hist_file_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
@@ -413,6 +432,14 @@ static int khist_hist_file_release(struct inode *inode, struct file *file)
 static const struct file_operations khist_hist_file_fops = {
 	.owner = THIS_MODULE,
 	.open = khist_hist_file_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = khist_hist_file_release,
+};
+
+static const struct file_operations khist_hist_json_file_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_hist_json_file_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = khist_hist_file_release,
@@ -460,6 +487,7 @@ static int khist_event_files_create(struct khist_event *ev)
 		{ "format", KHIST_MODE_READ, &khist_format_file_fops },
 		{ "hist", KHIST_MODE_READ, &khist_hist_file_fops },
 		{ "hist_debug", KHIST_MODE_READ, &khist_hist_debug_file_fops },
+		{ "hist_json", KHIST_MODE_READ, &khist_hist_json_file_fops },
 		{ "id", KHIST_MODE_READ, &khist_id_fops },
 		{ "trigger", KHIST_MODE_WRITE, &khist_trigger_fops },
 	};

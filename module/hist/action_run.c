@@ -150,3 +150,56 @@ void khist_inter_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 		}
 	}
 }
+
+/**
+ * khist_inter_json_saved() - an entry's handler records, as `hist_json`
+ * writes them
+ * @hd:  the data (hd->inter set)
+ * @elt: the entry
+ * @s:   filled: @s->rec[0..return-1]
+ *
+ * The records of khist_inter_print_entry(): per onmax()/onchange() other
+ * than snapshot(), its tracked value and the numeric save() variables
+ * (string ones have no number to give).
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: the number of records.
+ */
+unsigned int khist_inter_json_saved(struct khist_hist_data *hd,
+				    struct khist_map_elt *elt,
+				    struct khist_inter_saved *s)
+{
+	struct khist_inter *in = hd->inter;
+	const char *w = in->spec->cmd->work;
+	unsigned int i, j, n = 0, nv;
+
+	for (i = 0; i < in->n_actions; i++) {
+		const struct khist_iaction *ia = &in->actions[i];
+		struct khist_hjson_saved *r = &s->rec[n];
+		const struct khist_action *a = ia->a;
+
+		if (a->handler == KHIST_HANDLER_ONMATCH ||
+		    a->action == KHIST_ACTION_SNAPSHOT)
+			continue;
+		snprintf(s->text[n], sizeof(s->text[n]), "%s(%.*s)",
+			 a->handler == KHIST_HANDLER_ONMAX ? "onmax" :
+							     "onchange",
+			 a->arg.len, w + a->arg.pos);
+		nv = 0;
+		for (j = 0; j < in->n_save && nv < KHIST_INTER_FVARS_MAX; j++) {
+			const struct khist_ifvar *fv = &in->save[j];
+
+			if (fv->val->flags & KHIST_HF_STRING)
+				continue;
+			s->names[nv] = fv->var.name;
+			s->vals[n][nv++] = khist_map_get_var(elt, fv->var.idx);
+		}
+		r->handler = s->text[n];
+		r->track = khist_map_get_var(elt, ia->track.idx);
+		r->n = nv;
+		r->names = s->names;
+		r->vals = s->vals[n];
+		n++;
+	}
+	return n;
+}

@@ -30,13 +30,16 @@
 #ifndef _KHIST_HIST_HIST_H
 #define _KHIST_HIST_HIST_H
 
+#include <linux/irq_work.h>
 #include <linux/list.h>
+#include <linux/workqueue.h>
 #include <linux/seq_file.h>
 #include "events/events.h"
 #include "trigger/engine.h"
 #include "core/hist_bind.h"
 #include "core/map.h"
 #include "core/hist_fetch.h"
+#include "core/qsketch.h"
 
 struct khist_inter;
 
@@ -61,6 +64,10 @@ typedef u64 (*khist_clock_fn)(void);
  * @comm_off:  offset of the saved comm in the extra area, or -1
  * @str_off:   offset of the first string/stack variable slot
  * @extra_size: bytes of the extra area
+ * @qs_mask:   bit i set when vals[i] keeps a distribution (.stats or
+ *             .quantiles)
+ * @qs_off:    for those, the offset of its struct khist_qsketch in the
+ *             extra area (8-byte aligned)
  * @inter:     inter-event state (references, field variables, actions)
  *             of the trigger that created the data, or NULL (inter.h);
  *             cleared when that trigger goes (read with READ_ONCE() on
@@ -69,6 +76,13 @@ typedef u64 (*khist_clock_fn)(void);
  * @cache:     per-CPU last hit (keys of one or two words), or NULL
  * @key_words: key size in u64 words
  * @gen:       bumped by every clear: older cache entries are stale
+ * @grows:     the map grows from size= up to 2^KHIST_MAP_BITS_MAX while
+ *             mem_limit_kb allows (module parameter hist_grow)
+ * @grow_stop: a growth failed: no more tries until the next clear
+ * @grow_logged: that failure is in error_log
+ * @grow_iw:   queued by a hit that finds the map wants to grow (any
+ *             context); queues @grow_work
+ * @grow_work: grows the map under khist_event_mutex
  */
 struct khist_hist_data {
 	struct khist_hist_spec *spec;
@@ -84,11 +98,18 @@ struct khist_hist_data {
 	int comm_off;
 	u32 str_off;
 	u32 extra_size;
+	u32 qs_mask;
+	u32 qs_off[KHIST_MAP_SUMS_MAX];
 	struct khist_inter *inter;
 	u64 charged;
 	struct khist_hit_cache __percpu *cache;
 	unsigned int key_words;
 	unsigned long gen;
+	bool grows;
+	int grow_stop;
+	bool grow_logged;
+	struct irq_work grow_iw;
+	struct delayed_work grow_work;
 };
 
 /**
@@ -192,6 +213,23 @@ static inline const char *khist_hist_comm(struct khist_hist_data *hd,
 	return (const char *)khist_map_elt_extra(elt) + hd->comm_off;
 }
 
+/**
+ * khist_hist_qs() - an entry's distribution of a .stats/.quantiles value
+ * @hd:  the data
+ * @elt: the entry
+ * @i:   the value (bit @i of hd->qs_mask set)
+ *
+ * Context: any.
+ * Return: the sketch in the entry's extra area.
+ */
+static inline struct khist_qsketch *khist_hist_qs(struct khist_hist_data *hd,
+						  struct khist_map_elt *elt,
+						  unsigned int i)
+{
+	return (struct khist_qsketch *)((u8 *)khist_map_elt_extra(elt) +
+					hd->qs_off[i]);
+}
+
 /* hist_cmd.c */
 extern struct khist_trigger_type khist_hist_type;
 bool khist_is_hist(const struct khist_trigger *t);
@@ -231,12 +269,34 @@ bool khist_hist_var_read(struct khist_hist_trigger *ht, unsigned int idx,
 char *khist_hist_var_str(struct khist_hist_data *hd, struct khist_map_elt *elt,
 			 unsigned int str_idx);
 
+/**
+ * struct khist_hist_rows - one table's entries, read and sorted
+ * @n:     entries
+ * @rows:  pointers, in print order (->priv: the map element)
+ * @store: the rows
+ * @sums:  the sums, n_vals per row
+ */
+struct khist_hist_rows {
+	unsigned int n;
+	struct khist_hrow **rows;
+	struct khist_hrow *store;
+	u64 *sums;
+};
+
+struct khist_hsorter;
+
 /* hist_show.c */
+int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
+			struct khist_hist_rows *r);
+void khist_hist_rows_free(struct khist_hist_rows *r);
 int khist_hist_show(struct seq_file *m, struct khist_event *ev);
 size_t khist_hist_show_size(struct khist_event *ev);
 void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 			  const u8 *key, const char *comm);
 int khist_hist_debug_show(struct seq_file *m, struct khist_event *ev);
+
+/* hist_json_show.c */
+int khist_hist_json_show(struct seq_file *m, struct khist_event *ev);
 
 /* hist_onoff.c: the enable_hist and disable_hist commands */
 struct khist_cmd_type;

@@ -103,6 +103,7 @@ static const struct khist_bind_ops khist_hist_bind_ops = {
 	.event_exists = khist_event_exists,
 	.var_taken = khist_var_taken,
 	.find_var = khist_inter_bind_find_var,
+	.dists = true,
 };
 
 static bool khist_same_field_desc(const struct khist_field_desc *a,

@@ -6,8 +6,13 @@
  *
  * Extra area of an entry: the comm of the task that created the entry
  * (16 bytes, when a key or variable uses .execname), then one
- * KHIST_STR_SLOT-byte slot per string or stack variable.
+ * KHIST_STR_SLOT-byte slot per string or stack variable, then one
+ * struct khist_qsketch (8-byte aligned) per .stats or .quantiles value.
+ * The comm and string part stays within KHIST_MAP_EXTRA_MAX (what the
+ * limit of string variables derives from), the whole within
+ * KHIST_MAP_EXTRA_LIMIT.
  */
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -17,8 +22,18 @@
 #include "base/instance.h"
 #include "hist.h"
 #include "core/hist_eval.h"
+#include "core/hist_print.h"
 #include "inter.h"
 #include "mem/mem.h"
+
+/*
+ * hist_grow=1 (the default): size= is the initial size of a hist's map,
+ * which grows while mem_limit_kb allows; hist_grow=0: ftrace's fixed
+ * size, new keys dropped once it is full. Read when a hist is created.
+ */
+static bool khist_hist_grow = true;
+module_param_named(hist_grow, khist_hist_grow, bool, 0644);
+MODULE_PARM_DESC(hist_grow, "hist maps grow to mem_limit_kb (0: fixed)");
 
 /* Named hist data, across every event (kernel: named_triggers). */
 static LIST_HEAD(khist_named_list);
@@ -100,9 +115,106 @@ static void khist_hist_elt_init(struct khist_map_elt *elt, void *priv)
 		memcpy(extra + hd->comm_off, current->comm, TASK_COMM_LEN - 1);
 }
 
+/*
+ * Growth of the map is charged to mem_limit_kb as a change in size of the
+ * data's one charge (hd->charged), so that it is given back with it.
+ */
+static int khist_hist_map_charge(void *priv, s64 bytes)
+{
+	struct khist_hist_data *hd = priv;
+	u64 now = hd->charged;
+	int ret;
+
+	if (bytes < 0) {
+		hd->charged -= (u64)-bytes;
+		khist_mem_recharge(now, hd->charged);
+		return 0;
+	}
+	ret = khist_mem_recharge(now, now + bytes);
+	if (!ret)
+		hd->charged += bytes;
+	return ret;
+}
+
 static const struct khist_map_ops khist_hist_map_ops = {
 	.elt_init = khist_hist_elt_init,
+	.charge = khist_hist_map_charge,
 };
+
+static const char khist_grow_limit_msg[] =
+	"khist memory limit reached (module parameter mem_limit_kb): table full, new keys dropped";
+static const char khist_grow_nomem_msg[] =
+	"Out of memory: table full, new keys dropped";
+
+/* The first failed growth of @hd, in its first user's instance error_log. */
+static void khist_hist_grow_report(struct khist_hist_data *hd, int err)
+{
+	struct khist_hist_trigger *ht;
+	char loc[128];
+	struct khist_event *ev;
+	char *text;
+	int len;
+
+	ht = list_first_entry_or_null(&hd->users, struct khist_hist_trigger,
+				      hd_node);
+	if (!ht)
+		return;
+	ev = ht->base.ev;
+	snprintf(loc, sizeof(loc), "hist:%s:%s", ev->schema.system,
+		 ev->schema.name);
+	len = khist_hist_print(ht->spec, false, NULL, 0);
+	text = kmalloc(len + 1, GFP_KERNEL);
+	if (text) {
+		khist_hist_print(ht->spec, false, text, len + 1);
+		/* The listing's line without its " [active]" and newline. */
+		strreplace(text, '\n', '\0');
+		if (strchr(text, ' '))
+			*strchr(text, ' ') = '\0';
+	}
+	khist_error_report(ev->inst, loc,
+			   err == -E2BIG ? khist_grow_limit_msg :
+					   khist_grow_nomem_msg,
+			   text ? text : "", 0);
+	kfree(text);
+}
+
+/* Grow @hd's map while it asks for it, under khist_event_mutex. */
+static void khist_hist_grow_work(struct work_struct *w)
+{
+	struct delayed_work *dw = to_delayed_work(w);
+	struct khist_hist_data *hd;
+	int ret;
+
+	hd = container_of(dw, struct khist_hist_data, grow_work);
+	/*
+	 * Never wait for the mutex: its holder may be freeing @hd and
+	 * waiting for this work (khist_hist_data_put()). Try again later.
+	 */
+	if (!mutex_trylock(&khist_event_mutex)) {
+		queue_delayed_work(system_unbound_wq, &hd->grow_work, 1);
+		return;
+	}
+	while (!hd->grow_stop && khist_map_should_grow(hd->map)) {
+		ret = khist_map_grow(hd->map);
+		if (!ret)
+			continue;
+		WRITE_ONCE(hd->grow_stop, 1);
+		if (!hd->grow_logged) {
+			hd->grow_logged = true;
+			khist_hist_grow_report(hd, ret);
+		}
+	}
+	mutex_unlock(&khist_event_mutex);
+}
+
+/* From a hit, in any context: the work may sleep. */
+static void khist_hist_grow_iw(struct irq_work *iw)
+{
+	struct khist_hist_data *hd =
+		container_of(iw, struct khist_hist_data, grow_iw);
+
+	queue_delayed_work(system_unbound_wq, &hd->grow_work, 0);
+}
 
 static bool khist_bf_has_flag(const struct khist_bfield *f, u32 flag)
 {
@@ -144,6 +256,7 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 	struct khist_map_params p = {};
 	struct khist_hist_data *hd;
 	struct khist_map_mem mem;
+	unsigned int i;
 	size_t cache;
 	u32 extra;
 	int ret;
@@ -153,6 +266,8 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 		return ERR_PTR(-ENOMEM);
 	INIT_LIST_HEAD(&hd->named);
 	INIT_LIST_HEAD(&hd->users);
+	init_irq_work(&hd->grow_iw, khist_hist_grow_iw);
+	INIT_DELAYED_WORK(&hd->grow_work, khist_hist_grow_work);
 	hd->comm_off = -1;
 	extra = 0;
 	if (khist_spec_uses_comm(spec)) {
@@ -165,12 +280,27 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 	if (extra > KHIST_MAP_EXTRA_MAX || spec->n_vals > KHIST_MAP_SUMS_MAX ||
 	    n_vars > KHIST_MAP_VARS_MAX)
 		goto fail;
+	for (i = 1; i < spec->n_vals; i++) {
+		if (!(spec->vals[i]->flags &
+		      (KHIST_HF_STATS | KHIST_HF_QUANTILES)))
+			continue;
+		extra = ALIGN(extra, 8);
+		hd->qs_off[i] = extra;
+		hd->qs_mask |= BIT(i);
+		extra += sizeof(struct khist_qsketch);
+	}
+	if (extra > KHIST_MAP_EXTRA_LIMIT)
+		goto fail;
 	hd->extra_size = extra;
 	ret = khist_hist_clock_lookup(spec->clock, &hd->clock, &hd->clock_ns);
 	if (ret)
 		goto fail;
 	hd->needs_stack = khist_hist_spec_has_stack(spec);
 	p.max_entries = 1U << spec->map_bits;
+	hd->grows = READ_ONCE(khist_hist_grow) &&
+		    spec->map_bits < KHIST_MAP_BITS_MAX;
+	if (hd->grows)
+		p.grow_limit = 1U << KHIST_MAP_BITS_MAX;
 	p.key_size = spec->key_size;
 	p.n_sums = spec->n_vals;
 	p.n_vars = n_vars;
@@ -294,6 +424,9 @@ bool khist_hist_data_unuse(struct khist_hist_data *hd,
  */
 void khist_hist_data_put(struct khist_hist_data *hd)
 {
+	/* No hit queues it any more; the work never waits for the mutex. */
+	irq_work_sync(&hd->grow_iw);
+	cancel_delayed_work_sync(&hd->grow_work);
 	khist_inter_free(hd->inter);
 	free_percpu(hd->cache);
 	khist_map_destroy(hd->map);
@@ -322,6 +455,9 @@ void khist_hist_data_clear(struct khist_hist_data *hd)
 	 * hists' hits see the new generation with the cleared map.
 	 */
 	smp_store_release(&hd->gen, hd->gen + 1);
+	/* An empty map may grow again (and say so if it cannot). */
+	WRITE_ONCE(hd->grow_stop, 0);
+	hd->grow_logged = false;
 	/* Orders the cleared map and the generation before updates resume. */
 	smp_store_release(&hd->clearing, 0);
 }

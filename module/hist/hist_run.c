@@ -251,6 +251,22 @@ static __always_inline void khist_cache_set(struct khist_hit_cache *hc,
  * and the table walk. Only at pad level 0, see struct khist_hit_cache.
  */
 static __always_inline struct khist_map_elt *
+khist_hist_map_insert(struct khist_hist_data *hd, const u8 *key)
+{
+	struct khist_map_elt *elt = khist_map_insert(hd->map, key);
+
+	/*
+	 * A growing map asks for more room at 3/4 full or after a drop: the
+	 * worker grows it (irq_work_queue() is NMI-safe and does nothing
+	 * while the work is pending).
+	 */
+	if (hd->grows && unlikely(khist_map_should_grow(hd->map)) &&
+	    !READ_ONCE(hd->grow_stop))
+		irq_work_queue(&hd->grow_iw);
+	return elt;
+}
+
+static __always_inline struct khist_map_elt *
 khist_hist_insert(struct khist_hist_data *hd, const u8 *key, int level)
 {
 	struct khist_hit_cache *hc;
@@ -259,11 +275,11 @@ khist_hist_insert(struct khist_hist_data *hd, const u8 *key, int level)
 	u64 k[2];
 
 	if (!hd->cache || level)
-		return khist_map_insert(hd->map, key);
+		return khist_hist_map_insert(hd, key);
 	hc = this_cpu_ptr(hd->cache);
 	if (hc->rest) {
 		hc->rest--;
-		return khist_map_insert(hd->map, key);
+		return khist_hist_map_insert(hd, key);
 	}
 	khist_cache_key(hd, key, k);
 	/* Ordered after the acquire of hd->clearing by the caller. */
@@ -274,7 +290,7 @@ khist_hist_insert(struct khist_hist_data *hd, const u8 *key, int level)
 		khist_map_count_hit(hd->map);
 		return elt;
 	}
-	elt = khist_map_insert(hd->map, key);
+	elt = khist_hist_map_insert(hd, key);
 	khist_cache_set(hc, k, elt, gen);
 	if (++hc->misses >= KHIST_CACHE_MISSES) {
 		hc->misses = 0;
@@ -348,8 +364,18 @@ khist_hist_hit_plain(struct khist_hist_trigger *ht, struct khist_hist_data *hd,
 	if (!elt)
 		return;
 	khist_map_add(elt, 0, 1);
-	for (i = 1; i < p->n_vals; i++)
-		khist_map_add(elt, i, khist_fetch_one(&p->vals[i], &c));
+	if (likely(!hd->qs_mask)) {
+		for (i = 1; i < p->n_vals; i++)
+			khist_map_add(elt, i, khist_fetch_one(&p->vals[i], &c));
+		return;
+	}
+	for (i = 1; i < p->n_vals; i++) {
+		u64 v = khist_fetch_one(&p->vals[i], &c);
+
+		khist_map_add(elt, i, v);
+		if (hd->qs_mask & BIT(i))
+			khist_qs_record(khist_hist_qs(hd, elt, i), v);
+	}
 }
 
 /* Any other hit: the evaluator, timestamps, stacks, variables, inter. */
@@ -393,8 +419,13 @@ static noinline void khist_hist_hit(struct khist_hist_trigger *ht,
 	if (!elt)
 		return;
 	khist_map_add(elt, 0, 1);
-	for (i = 1; i < sp->n_vals; i++)
-		khist_map_add(elt, i, khist_fetch_val(&ht->plan, sp, i, &c));
+	for (i = 1; i < sp->n_vals; i++) {
+		u64 v = khist_fetch_val(&ht->plan, sp, i, &c);
+
+		khist_map_add(elt, i, v);
+		if (hd->qs_mask & BIT(i))
+			khist_qs_record(khist_hist_qs(hd, elt, i), v);
+	}
 	if (sp->n_vars)
 		khist_hist_store_vars(hd, sp, elt, &c);
 	if (in)

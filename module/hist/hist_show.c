@@ -29,29 +29,29 @@ struct khist_col_stat {
 };
 
 /**
- * struct khist_rows - one table's entries, read and sorted
- * @n:     entries
- * @rows:  pointers, in print order
- * @store: the rows
- * @sums:  the sums, n_sums per row
+ * khist_hist_rows_free() - free what khist_hist_rows_get() took
+ * @r: the rows
+ *
+ * Context: process context.
  */
-struct khist_rows {
-	unsigned int n;
-	struct khist_hrow **rows;
-	struct khist_hrow *store;
-	u64 *sums;
-};
-
-static void khist_rows_free(struct khist_rows *r)
+void khist_hist_rows_free(struct khist_hist_rows *r)
 {
 	kvfree(r->rows);
 	kvfree(r->store);
 	kvfree(r->sums);
 }
 
-/* Read every entry of @hd's map and sort them as ftrace does. */
-static int khist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
-			  struct khist_rows *r)
+/**
+ * khist_hist_rows_get() - read every entry of a map, sorted as ftrace does
+ * @hd: the data
+ * @s:  the sorter, khist_hsorter_init() done with @hd's spec
+ * @r:  filled; free with khist_hist_rows_free()
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0 or -ENOMEM.
+ */
+int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
+			struct khist_hist_rows *r)
 {
 	unsigned int n_sums = hd->spec->n_vals, cap, i;
 	struct khist_map_stats st;
@@ -65,7 +65,7 @@ static int khist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 	r->store = kvcalloc(cap, sizeof(*r->store), GFP_KERNEL);
 	r->sums = kvcalloc(cap, n_sums * sizeof(u64), GFP_KERNEL);
 	if (!r->rows || !r->store || !r->sums) {
-		khist_rows_free(r);
+		khist_hist_rows_free(r);
 		return -ENOMEM;
 	}
 	while (r->n < cap && (elt = khist_map_next(hd->map, &pos))) {
@@ -236,9 +236,32 @@ static void khist_print_val(struct seq_file *m, const char *name, u32 fl,
 	}
 }
 
+/* Bytes of the text khist_qs_format() writes for one value, at most. */
+#define KHIST_QS_TEXT 512
+
+/*
+ * The figures of a .stats or .quantiles value after its column (a khist
+ * extension: never printed for a trigger without those modifiers).
+ */
+static void khist_print_dist(struct seq_file *m, struct khist_hist_data *hd,
+			     struct khist_map_elt *elt, unsigned int i,
+			     struct khist_qs_snap *snap)
+{
+	const struct khist_bfield *f = hd->spec->vals[i];
+	char buf[KHIST_QS_TEXT];
+
+	khist_qs_snap_init(snap);
+	khist_qs_snap_add(snap, khist_hist_qs(hd, elt, i));
+	khist_qs_format(buf, sizeof(buf), f->name,
+			f->flags & KHIST_HF_QUANTILES, snap);
+	seq_puts(m, "  ");
+	seq_puts(m, buf);
+}
+
 static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 			      const struct khist_hrow *row,
-			      const struct khist_col_stat *stats)
+			      const struct khist_col_stat *stats,
+			      struct khist_qs_snap *snap)
 {
 	const struct khist_hist_spec *sp = hd->spec;
 	const char *comm = NULL;
@@ -256,6 +279,8 @@ static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 			continue;
 		seq_puts(m, " ");
 		khist_print_val(m, f->name, f->flags, row->sums[i], &stats[i]);
+		if (snap && (hd->qs_mask & BIT(i)))
+			khist_print_dist(m, hd, row->priv, i, snap);
 	}
 	if (hd->inter)
 		khist_inter_print_entry(m, hd, row->priv);
@@ -266,15 +291,23 @@ static int khist_print_entries(struct seq_file *m, struct khist_hist_data *hd)
 {
 	const struct khist_hist_spec *sp = hd->spec;
 	struct khist_col_stat stats[KHIST_VALS_MAX + 1] = {};
+	struct khist_qs_snap *snap = NULL;
 	struct khist_hsorter s;
-	struct khist_rows r;
+	struct khist_hist_rows r;
 	unsigned int i, j;
 	int ret;
 
+	if (hd->qs_mask) {
+		snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
+		if (!snap)
+			return -ENOMEM;
+	}
 	khist_hsorter_init(&s, sp);
-	ret = khist_rows_get(hd, &s, &r);
-	if (ret)
+	ret = khist_hist_rows_get(hd, &s, &r);
+	if (ret) {
+		kvfree(snap);
 		return ret;
+	}
 	for (j = 0; j < sp->n_vals; j++) {
 		if (!(sp->vals[j]->flags & (KHIST_HF_PERCENT | KHIST_HF_GRAPH)))
 			continue;
@@ -286,9 +319,10 @@ static int khist_print_entries(struct seq_file *m, struct khist_hist_data *hd)
 		}
 	}
 	for (i = 0; i < r.n; i++)
-		khist_print_entry(m, hd, r.rows[i], stats);
+		khist_print_entry(m, hd, r.rows[i], stats, snap);
 	ret = r.n;
-	khist_rows_free(&r);
+	khist_hist_rows_free(&r);
+	kvfree(snap);
 	return ret;
 }
 
@@ -377,8 +411,13 @@ static size_t khist_entry_width(const struct khist_hist_spec *sp)
 	for (i = 0; i < sp->n_keys; i++)
 		w += 4 + strlen(sp->keys[i].f->name) +
 		     khist_key_width(&sp->keys[i]);
-	for (i = 1; i < sp->n_vals; i++)
+	for (i = 1; i < sp->n_vals; i++) {
 		w += 6 + strlen(sp->vals[i]->name) + 20;
+		/* .stats/.quantiles: five "  name.field: %10llu" more. */
+		if (sp->vals[i]->flags & (KHIST_HF_STATS | KHIST_HF_QUANTILES))
+			w += KHIST_QS_N_QUANTILES *
+			     (strlen(sp->vals[i]->name) + 32);
+	}
 	return w;
 }
 

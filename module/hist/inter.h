@@ -41,6 +41,7 @@
 
 #include "hist.h"
 #include "core/hist_eval.h"
+#include "core/hist_json.h"
 
 #define KHIST_INTER_REFS_MAX KHIST_MAP_VARS_MAX
 #define KHIST_INTER_FVARS_MAX 64 /* kernel: SYNTH_FIELDS_MAX */
@@ -284,6 +285,27 @@ void khist_inter_actions_run(struct khist_inter *in, struct khist_hist_data *hd,
 			     struct khist_inter_pad *pad);
 void khist_inter_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 			     struct khist_map_elt *elt);
+
+#define KHIST_INTER_SAVED_TEXT 80
+
+/**
+ * struct khist_inter_saved - an entry's onmax()/onchange() records for
+ * `hist_json` (khist_inter_json_saved())
+ * @rec:   the records
+ * @text:  their handler texts, "onmax($lat)"
+ * @names: the numeric save() variables, the same for every record
+ * @vals:  their values, per record
+ */
+struct khist_inter_saved {
+	struct khist_hjson_saved rec[KHIST_ACTIONS_MAX];
+	char text[KHIST_ACTIONS_MAX][KHIST_INTER_SAVED_TEXT];
+	const char *names[KHIST_INTER_FVARS_MAX];
+	u64 vals[KHIST_ACTIONS_MAX][KHIST_INTER_FVARS_MAX];
+};
+
+unsigned int khist_inter_json_saved(struct khist_hist_data *hd,
+				    struct khist_map_elt *elt,
+				    struct khist_inter_saved *s);
 
 /* action_snap.c: snapshot(), its block in `hist` */
 int khist_inter_snap_create(struct khist_inter_ctx *ic,

@@ -440,6 +440,13 @@ hd_order_hint() {
 # the 6.12 form of the native sides if the case asks, compare with side a.
 hd_snap_event() {
 	local ev=$1 s f same=1 la
+	# khist's hist_json says what its hist says (json_vs_hist, fs/lib.sh);
+	# a disagreement is a khist bug whatever the case's markers say.
+	if [ -f "$HD_B/events/$ev/hist_json" ] &&
+	   ! (cd "$HD_WORK" && json_vs_hist "$HD_B/events/$ev" "$2hist_json $ev") \
+		>> "$HD_WORK/report" 2>&1; then
+		HD_BAD="${HD_BAD:-hist_json of $ev disagrees with hist}"
+	fi
 	# The common case first: all files equal as they are (the listings
 	# read by the shell, one cmp per hist file).
 	if [ -z "$HD_MAP61" ]; then
@@ -649,6 +656,12 @@ hd_case() {
 	case $HD_RAWTRIG in
 	*name=*) HD_SIDES="a b" ;;
 	esac
+	# A case about a full table compares with khist's fixed-size mode
+	# (module parameter hist_grow=0, read when a hist is created).
+	if hd_has_flag "$HD_FLAGS" drops &&
+	   [ -w /sys/module/khist/parameters/hist_grow ]; then
+		echo 0 > /sys/module/khist/parameters/hist_grow
+	fi
 	if hd_has_flag "$HD_FLAGS" err; then
 		HD_FAST=
 		hd_err_case
@@ -656,6 +669,8 @@ hd_case() {
 		HD_FAST=1
 		hd_hist_case
 	fi
+	[ ! -w /sys/module/khist/parameters/hist_grow ] ||
+		echo 1 > /sys/module/khist/parameters/hist_grow
 	hd_case_cleanup
 	hd_classify
 }
