@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "base/instance.h"
+#include "core/trigger_parse.h"
 #include "inter.h"
 #include "synth/synth.h"
 
@@ -85,6 +86,7 @@ static int khist_trace_create(struct khist_inter_ctx *ic,
 	const struct khist_action *a = ia->a;
 	const struct khist_synth_field *sf;
 	unsigned int i, pos = 0, n_fields;
+	struct khist_trig_span s_sys, s_event, s_name;
 	char *name, *p, *sys, *event;
 	struct khist_ivar v;
 	int ret;
@@ -104,12 +106,18 @@ static int khist_trace_create(struct khist_inter_ctx *ic,
 			return -ENOMEM;
 		sys = NULL;
 		event = NULL;
-		if (strchr(p, '.')) {
-			sys = strsep(&p, ".");
-			event = strsep(&p, ".");
-			/* "a.b": the kernel gives up without a word. */
-			if (!p)
-				return -EINVAL;
+		ret = khist_trigger_split_dotted(p, strlen(p), &s_sys, &s_event,
+						 &s_name);
+		/* "a.b": the kernel gives up without a word. */
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			/* Cut the copy in place: "sys\0event\0name". */
+			sys = p + s_sys.pos;
+			sys[s_sys.len] = '\0';
+			event = p + s_event.pos;
+			event[s_event.len] = '\0';
+			p += s_name.pos;
 		}
 		if (p[0] == '$')
 			ret = khist_param_var(ic, ia, sys, event, p + 1, &v);
