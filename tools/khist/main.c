@@ -467,10 +467,11 @@ static int kh_cmd_hist(int argc, char **argv)
 /* ---- show, watch ----------------------------------------------------- */
 
 static const char kh_show_help[] =
-	"usage: khist show [-i INSTANCE] [--raw] [--width N] SYSTEM:EVENT\n"
+	"usage: khist show [-i INSTANCE] [--raw|--json] [--width N] SYSTEM:EVENT\n"
 	"Show the event's hist file as aligned tables, in the hist's order; a\n"
 	".log2 or .buckets key as a bar chart with percent of the hits.\n"
-	"--raw prints the file as it is. --json needs hist_json (issue 23).\n";
+	"--raw prints the hist file as it is; --json prints the hist_json file\n"
+	"(the same tables as one JSON document, Documentation/hist_json.rst).\n";
 
 static const char kh_watch_help[] =
 	"usage: khist watch [-i INSTANCE] [-n SECONDS] SYSTEM:EVENT\n"
@@ -480,6 +481,7 @@ static const char kh_watch_help[] =
 struct kh_show_opts {
 	const char *inst;
 	bool raw;
+	bool json;
 	int width;
 	double interval;
 	char sys[256];
@@ -525,14 +527,22 @@ static int kh_show_args(int argc, char **argv, struct kh_show_opts *o,
 			}
 			break;
 		case 'j':
-			kh_err("--json needs the hist_json file (issue 23)");
-			return -1;
+			if (watch) {
+				kh_err("watch: --json is for khist show");
+				return -1;
+			}
+			o->json = true;
+			break;
 		default:
 			kh_err("%s: bad option (khist %s --help)",
 			       watch ? "watch" : "show",
 			       watch ? "watch" : "show");
 			return -1;
 		}
+	}
+	if (o->raw && o->json) {
+		kh_err("show: --raw or --json, not both");
+		return -1;
 	}
 	if (argc - optind != 1) {
 		kh_err("%s: give one SYSTEM:EVENT", watch ? "watch" : "show");
@@ -544,18 +554,32 @@ static int kh_show_args(int argc, char **argv, struct kh_show_opts *o,
 
 static int kh_show_once(const struct kh_show_opts *o, struct kh_buf *out)
 {
-	char *path = kh_event_path(o->inst, o->sys, o->ev, "hist"), *text;
+	const char *file = o->json ? "hist_json" : "hist";
+	char *path = kh_event_path(o->inst, o->sys, o->ev, file), *text;
 	char title[600];
 	struct kh_hist h;
 
 	text = kh_read_file(path, NULL);
 	if (!text) {
-		kh_err("%s:%s: %s (%s)", o->sys, o->ev, strerror(errno), path);
+		int err = errno;
+		struct stat st;
+		char *hist;
+
+		/* An older module has hist but no hist_json: say so. */
+		hist = o->json ? kh_event_path(o->inst, o->sys, o->ev, "hist") :
+				 NULL;
+		if (err == ENOENT && hist && !stat(hist, &st))
+			kh_err("%s:%s: no hist_json file: the loaded khist module is older than it; use --raw",
+			       o->sys, o->ev);
+		else
+			kh_err("%s:%s: %s (%s)", o->sys, o->ev, strerror(err),
+			       path);
+		free(hist);
 		free(path);
 		return 1;
 	}
 	free(path);
-	if (o->raw) {
+	if (o->raw || o->json) {
 		kh_buf_printf(out, "%s", text);
 		free(text);
 		return 0;

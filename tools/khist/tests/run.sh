@@ -77,6 +77,22 @@ $K show cap:kmalloc-buckets | awk '/^range|^common_pid/ { h = index($0, "hitcoun
 	END { print bad || rows != 5 ? "misaligned" : "aligned" }' > "$work/got"
 echo aligned > "$work/want"
 same "show: hitcount column aligned" "$work/want" "$work/got"
+# show --json: the hist_json file as it is; without one (an older
+# module), the cause is named and nothing is printed.
+printf '{"event":"cap:empty","triggers":[]}\n' > "$root/events/cap/empty/hist_json"
+$K show --json cap:empty > "$work/got" 2> "$work/err" &&
+	same "show --json: hist_json as it is" "$root/events/cap/empty/hist_json" "$work/got" ||
+	notok "show --json: exit status" "$work/err"
+if $K show --json cap:syscalls-two > "$work/got" 2> "$work/err"; then
+	notok "show --json without hist_json: exit status 0" "$work/got"
+elif [ -s "$work/got" ] || ! grep -q 'no hist_json file: the loaded khist module is older' "$work/err"; then
+	notok "show --json without hist_json: the message" "$work/err"
+else
+	ok "show --json without hist_json: the cause named"
+fi
+$K show --raw --json cap:empty > /dev/null 2>&1 &&
+	notok "show --raw --json accepted" "$work/err" ||
+	ok "show --raw --json refused"
 $K show cap:empty > "$work/got"
 grep -q '(no entries)' "$work/got" && ok "show: an empty table" ||
 	notok "show: an empty table" "$work/got"
