@@ -677,24 +677,6 @@ struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key)
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_lookup, KHIST_INTERNAL);
 
-/**
- * khist_map_should_grow() - whether the owner should call khist_map_grow()
- * @map: map
- *
- * True once 3/4 of the capacity is used or a key was dropped, while the
- * capacity is below grow_limit.
- *
- * Context: any.
- * Return: true when growing would help.
- */
-bool khist_map_should_grow(const struct khist_map *map)
-{
-	/* Pairs with the release of the new capacity in grow. */
-	return map->p.grow_limit > smp_load_acquire(&map->cap) &&
-	       atomic_read(&map->grow_want);
-}
-EXPORT_SYMBOL_NS_GPL(khist_map_should_grow, KHIST_INTERNAL);
-
 /* Puts a migrated word into the new table; keys there are all distinct. */
 static void kh_migrate_word(struct khist_map_table *t, u64 word)
 {

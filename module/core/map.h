@@ -323,7 +323,25 @@ void khist_map_destroy(struct khist_map *map);
 struct khist_map_elt *khist_map_insert(struct khist_map *map, const void *key);
 struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key);
 
-bool khist_map_should_grow(const struct khist_map *map);
+/**
+ * khist_map_should_grow() - whether the owner should call khist_map_grow()
+ * @map: map
+ *
+ * True once 3/4 of the capacity is used or a key was dropped, while the
+ * capacity is below grow_limit. Inline for the insert path of owners that
+ * ask after every insert: one load while no growth is wanted.
+ *
+ * Context: any, NMI included.
+ * Return: true when growing would help.
+ */
+static inline bool khist_map_should_grow(const struct khist_map *map)
+{
+	if (likely(!atomic_read(&map->grow_want)))
+		return false;
+	/* Pairs with the release of the new capacity in grow. */
+	return map->p.grow_limit > smp_load_acquire(&map->cap);
+}
+
 int khist_map_grow(struct khist_map *map);
 void khist_map_clear(struct khist_map *map);
 
