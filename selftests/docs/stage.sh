@@ -20,7 +20,7 @@ if ! "$sb" --version >/dev/null 2>&1; then
 	echo "ok 1 - htmldocs: the manual # SKIP $sb not found: install python3-sphinx (make deps)"
 elif make -s htmldocs SPHINXBUILD="$sb" >"$log" 2>&1 &&
 	[ -s build/htmldocs/index.html ]; then
-	echo "ok 1 - htmldocs: the manual, $(ls build/htmldocs/*.html | wc -l) pages in build/htmldocs"
+	echo "ok 1 - htmldocs: the manual, $(find build/htmldocs -maxdepth 1 -name "*.html" | wc -l) pages in build/htmldocs"
 else
 	echo "not ok 1 - htmldocs: the manual does not build cleanly"
 	sed 's/^/# /' "$log" | head -n 40
