@@ -55,7 +55,7 @@ DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(MOD_REL)
 .PHONY: all module modules testmodules install uninstall clean deps unit \
 	vmtest check demo demo-vm style sparse kdoc w1 layers help bench-map fuzz \
 	stress ftracetest bench bench-steps debug-kernel tools tools-test \
-	tools-install trace2 trace2-test
+	tools-install trace2 trace2-test htmldocs
 
 all: module
 
@@ -146,6 +146,19 @@ trace2:
 trace2-test:
 	@$(MAKE) -s -C tools/trace2 OUT=$(BUILD)/trace2 test
 
+# The manual (Documentation/, Documentation/conf.py) as HTML in
+# build/htmldocs, every Sphinx warning an error. Needs Debian's
+# python3-sphinx (make deps installs it).
+SPHINXBUILD ?= sphinx-build
+htmldocs:
+	@$(SPHINXBUILD) --version >/dev/null 2>&1 || { \
+		echo "khist: make htmldocs needs $(SPHINXBUILD), from Debian's python3-sphinx package:" >&2; \
+		echo "khist: run 'make deps' (or apt-get install python3-sphinx)" >&2; exit 1; }
+	@rm -rf $(BUILD)/htmldocs $(BUILD)/htmldocs.doctrees
+	$(SPHINXBUILD) -b html -W --keep-going -n -q -d $(BUILD)/htmldocs.doctrees \
+		Documentation $(BUILD)/htmldocs
+	@echo "khist: the manual is in $(BUILD)/htmldocs/index.html"
+
 # Area entry points: each area keeps its driver script in its directory.
 FUZZ_SECONDS ?= 60
 STRESS_SECONDS ?= 180
@@ -206,6 +219,7 @@ help:
 	@echo "make check       unit + style + VM tests on 6.1, 6.12, 6.12-rt + area stages; ends with 'N passed, N failed'"
 	@echo "make demo        build, boot a VM, load khist and show it at work"
 	@echo "make deb         the khist-dkms package, in build/deb (Documentation/install.rst)"
+	@echo "make htmldocs    the manual (Documentation/) as HTML in build/htmldocs (needs python3-sphinx)"
 	@echo "make style       checkpatch --strict, clang-format, sparse, W=1, kernel-doc, layers"
 	@echo "make sparse|kdoc|w1  one of those gates alone"
 	@echo "make layers      the layer rule on the built objects (selftests/layers.sh)"

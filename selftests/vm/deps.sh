@@ -10,6 +10,7 @@ set -e
 # llvm for llvm-symbolizer (readable sanitizer stack traces).
 # Packaging (make deb, selftests/dkms): debhelper, dh-dkms and dkms, which
 # builds the khist-dkms package's module for every installed kernel.
+# The manual (make htmldocs, the check stage "docs"): python3-sphinx.
 PKGS="make gcc libc6-dev git python3 bc flex bison kmod cpio xz-utils
 qemu-system-x86 busybox-static dash
 linux-image-amd64 linux-headers-amd64
@@ -17,7 +18,7 @@ linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
 linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 sparse clang clang-format libclang-rt-14-dev llvm
 libtracefs-dev libtraceevent-dev trace-cmd pkg-config liburcu-dev
-debhelper dh-dkms dkms"
+debhelper dh-dkms dkms python3-sphinx"
 
 missing=
 for p in $PKGS; do
