@@ -66,7 +66,8 @@ static void parse(const char *cmd)
 		if (!*tok)
 			continue;
 		snprintf(f->type, sizeof(f->type), "%s", tok);
-		if (!strncmp(tok, "__data_loc", 10) || !strncmp(tok, "__rel_loc", 9)) {
+		if (!strncmp(tok, "__data_loc", 10) ||
+		    !strncmp(tok, "__rel_loc", 9)) {
 			f->loc = tok[2] == 'd' ? 1 : 2;
 			f->is_char = 1;
 			f->size = 4;
@@ -131,7 +132,8 @@ static size_t build(char *buf, unsigned int i, char **keys, int nkeys)
 			if (f->loc == 1)
 				loc = (slen << 16) | (unsigned int)(8 + len);
 			else
-				loc = (slen << 16) | (unsigned int)(len - off - 4);
+				loc = (slen << 16) |
+				      (unsigned int)(len - off - 4);
 			memcpy(buf + off, &loc, 4);
 			memcpy(buf + len, key, slen);
 			len += slen;

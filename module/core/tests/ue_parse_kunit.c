@@ -85,6 +85,7 @@ static void ue_texts(struct kunit *test)
 {
 	struct khist_ue_def *def =
 		parse(test, "ev u32 a; __data_loc char[] b; struct s c 4");
+	const char *want;
 	char buf[256];
 	int n;
 
@@ -92,9 +93,8 @@ static void ue_texts(struct kunit *test)
 		return;
 	n = khist_ue_print_fmt(def, NULL, 0);
 	KUNIT_EXPECT_EQ(test, khist_ue_print_fmt(def, buf, sizeof(buf)), n);
-	KUNIT_EXPECT_STREQ(
-		test, buf,
-		"\"a=%u b=%s c=%llu\", REC->a, __get_str(b), REC->c");
+	want = "\"a=%u b=%s c=%llu\", REC->a, __get_str(b), REC->c";
+	KUNIT_EXPECT_STREQ(test, buf, want);
 	khist_ue_show(def, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf,
 			   "ev u32 a; __data_loc char[] b; struct s c 4");
