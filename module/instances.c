@@ -226,9 +226,17 @@ int khist_instance_init(void)
 		khist_instance_buffer_remove(inst);
 		goto out_files;
 	}
+	ret = khist_ue_files_create(inst);
+	if (ret) {
+		khist_synth_exit(inst);
+		khist_events_exit();
+		khist_instance_buffer_remove(inst);
+		goto out_files;
+	}
 	dir = khist_instance_dir_create(inst->dir, "instances", inst);
 	if (IS_ERR(dir)) {
 		ret = PTR_ERR(dir);
+		khist_ue_files_remove(inst);
 		khist_synth_exit(inst);
 		khist_events_exit();
 		khist_instance_buffer_remove(inst);
@@ -259,6 +267,7 @@ void khist_instance_exit(void)
 		if (inst != khist_top)
 			khist_instance_destroy(inst);
 	mutex_unlock(&khist_instance_mutex);
+	khist_ue_files_remove(khist_top);
 	khist_synth_exit(khist_top);
 	khist_events_exit();
 	khist_instance_buffer_remove(khist_top);

@@ -81,4 +81,13 @@
 #define KHIST_HAVE_RESCHED_LAZY 0
 #endif
 
+/* 6.5 dropped the vmas argument of pin_user_pages_remote(). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define khist_pin_user_pages_remote(mm, start, nr, flags, pages, locked) \
+	pin_user_pages_remote(mm, start, nr, flags, pages, NULL, locked)
+#else
+#define khist_pin_user_pages_remote(mm, start, nr, flags, pages, locked) \
+	pin_user_pages_remote(mm, start, nr, flags, pages, locked)
+#endif
+
 #endif /* _KHIST_COMPAT_COMPAT_H */

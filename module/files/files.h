@@ -35,6 +35,10 @@ void khist_dynevent_files_remove(struct khist_instance *inst);
 ssize_t khist_run_commands(const char __user *ubuf, size_t count, loff_t *ppos,
 			   int (*fn)(const char *line));
 
+/* user_events_data, user_events_status (user_events_files.c). */
+int khist_ue_files_create(struct khist_instance *inst);
+void khist_ue_files_remove(struct khist_instance *inst);
+
 /* The ring buffer's files (trace_files.c, snapshot_file.c). */
 int khist_trace_files_create(struct khist_instance *inst);
 void khist_trace_files_remove(struct khist_instance *inst);

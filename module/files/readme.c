@@ -69,6 +69,8 @@ static const char khist_readme_text[] =
 	"\t\t  defines an event probe: a record of <args> at each hit of\n"
 	"\t\t  the attached event that passes <filter> (group: eprobes)\n"
 	"\t    -:[<group>/][<event>]  removes one\n"
+	"\t    u:<event> [<type> <field>[;<type> <field>]...]  defines a\n"
+	"\t\t  persistent user event (user_events_data; group: user_events)\n"
 	"\t  a <field> is '<type> <name>;', <type> being u8..u64, s8..s64, pid_t,\n"
 	"\t  bool, gfp_t, [unsigned] char/int/long, char[N], char[] or long[]\n"
 	"\t  an event probe's <arg> is [<name>=]<fetcharg>[:<type>]:\n"

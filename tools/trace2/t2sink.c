@@ -23,7 +23,10 @@
 #include <unistd.h>
 
 #include "t2sink.h"
-#include "user_events_abi.h"
+#include <linux/user_events.h>
+
+/* Longest registration command user_events takes, NUL included. */
+#define T2_CMD_MAX 512
 
 /**
  * t2_now_ms() - monotonic time.
@@ -99,8 +102,8 @@ void t2_sink_init(struct t2_sink *s, enum t2_sink_mode mode, const char *path)
 
 static int reg_one(struct t2_sink *s, unsigned int ev)
 {
-	char cmd[T2_UE_CMD_MAX];
-	struct t2_ue_reg reg;
+	char cmd[T2_CMD_MAX];
+	struct user_reg reg;
 
 	if (!t2_event_cmd(ev, s->prefix, cmd, sizeof(cmd)) ||
 	    t2_fmt_parse(&s->fmt[ev], cmd))
@@ -120,10 +123,10 @@ static int reg_one(struct t2_sink *s, unsigned int ev)
 	reg.size = sizeof(reg);
 	reg.enable_bit = 0;
 	reg.enable_size = sizeof(s->enable[ev]);
-	reg.flags = s->persist ? T2_UE_REG_PERSIST : 0;
+	reg.flags = s->persist ? USER_EVENT_REG_PERSIST : 0;
 	reg.enable_addr = (uint64_t)(uintptr_t)&s->enable[ev];
 	reg.name_args = (uint64_t)(uintptr_t)cmd;
-	if (ioctl(s->fd, T2_DIAG_IOCSREG, &reg) < 0) {
+	if (ioctl(s->fd, DIAG_IOCSREG, &reg) < 0) {
 		fprintf(stderr, "khist-trace2: register %s: %s\n", cmd,
 			strerror(errno));
 		return -errno;

@@ -101,7 +101,7 @@ check "only enabled events written, joins intact" diff -u "$work/some.want" "$wo
 # writev), against ue_shim.c preloaded in place of a kernel.
 shim=$work/ue_shim.so
 if ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -shared -fPIC -o "$shim" \
-	"$here/ue_shim.c" -ldl >"$work/shim.err" 2>&1; then
+	-I"$here/../../../include/uapi" "$here/ue_shim.c" -ldl >"$work/shim.err" 2>&1; then
 	ue() {
 		log=$1
 		shift

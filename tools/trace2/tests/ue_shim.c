@@ -33,7 +33,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../user_events_abi.h"
+#include <linux/user_events.h>
+
+/* Longest registration command user_events takes, NUL included. */
+#define T2_CMD_MAX 512
 
 #define MAX_EV 256
 
@@ -133,7 +136,7 @@ int open64(const char *path, int flags, ...)
 int ioctl(int fd, unsigned long req, ...)
 {
 	static int (*real)(int, unsigned long, ...);
-	struct t2_ue_reg *reg;
+	struct user_reg *reg;
 	const char *cmd;
 	size_t len;
 	va_list ap;
@@ -148,7 +151,7 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (fd != ue_fd || fd < 0)
 		return real(fd, req, arg);
-	if (req != T2_DIAG_IOCSREG)
+	if (req != DIAG_IOCSREG)
 		return bad("unknown ioctl");
 	reg = arg;
 	if (reg->size != sizeof(*reg))
@@ -160,11 +163,11 @@ int ioctl(int fd, unsigned long req, ...)
 	if (reg->enable_addr % reg->enable_size)
 		return bad("user_reg.enable_addr not aligned");
 	if (reg->flags &
-	    ~(uint16_t)(T2_UE_REG_PERSIST | T2_UE_REG_MULTI_FORMAT))
+	    ~(uint16_t)(USER_EVENT_REG_PERSIST | USER_EVENT_REG_MULTI_FORMAT))
 		return bad("user_reg.flags");
 	cmd = (const char *)(uintptr_t)reg->name_args;
-	len = strnlen(cmd, T2_UE_CMD_MAX);
-	if (len >= T2_UE_CMD_MAX)
+	len = strnlen(cmd, T2_CMD_MAX);
+	if (len >= T2_CMD_MAX)
 		return bad("command over 512 bytes");
 	for (i = 0; i < nreg; i++)
 		if (!strncmp(names[i], cmd, strcspn(cmd, " ")) &&
@@ -180,7 +183,7 @@ int ioctl(int fd, unsigned long req, ...)
 	deleted[i] = 0;
 	reg->write_index = (uint32_t)i;
 	logf_("R %d %s%s\n", i, cmd,
-	      reg->flags & T2_UE_REG_PERSIST ? " [persist]" : "");
+	      reg->flags & USER_EVENT_REG_PERSIST ? " [persist]" : "");
 	if (wanted(names[i])) {
 		if (reg->enable_size == 4)
 			*(uint32_t *)(uintptr_t)reg->enable_addr |=
