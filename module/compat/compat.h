@@ -118,4 +118,14 @@ struct buffer_data_read_page;
 	ring_buffer_free_read_page(rb, cpu, rp)
 #endif
 
+/*
+ * 6.7 raised what one trace_marker write() records from 1 KiB
+ * (TRACE_BUF_SIZE) to 4 KiB (TRACE_MARKER_MAX_SIZE).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+#define KHIST_MARKER_CAP 1024
+#else
+#define KHIST_MARKER_CAP 4096
+#endif
+
 #endif /* _KHIST_COMPAT_COMPAT_H */

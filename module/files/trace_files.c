@@ -23,8 +23,16 @@
 #include "buffer/snapshot.h"
 #include "mem/mem.h"
 
-/* Longest trace_marker write kept (longer text is cut), as before. */
-#define KHIST_MARKER_MAX (1024 - 32)
+/*
+ * The most text one trace_marker write() records: ftrace's cap
+ * (KHIST_MARKER_CAP, compat.h), then what the biggest event of a 4 KiB
+ * sub-buffer (ring_buffer_max_event_size(): the page less its 16-byte
+ * header, two 4-byte words of event header and length) leaves after the
+ * print record's fields and the "\n\0". A longer write records that much
+ * and returns the short count, so the writer's next write() records the
+ * rest as a new line, as ftrace does.
+ */
+#define KHIST_MARKER_EVENT_MAX (PAGE_SIZE - 16 - 2 * 4)
 
 /* ---- trace ---- */
 
@@ -44,8 +52,8 @@ struct khist_trace_iter {
 };
 
 /*
- * A line longer than @out holds (a record of nearly 4 KiB) is cut, and
- * still ends with its newline.
+ * A line longer than @out holds (a big record whose fields print long)
+ * is cut, and still ends with its newline.
  */
 static void khist_out_cut_line(struct khist_out *out)
 {
@@ -557,14 +565,18 @@ static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
 	struct khist_buffer *buf = file->private_data;
-	size_t len = min_t(size_t, cnt, KHIST_MARKER_MAX);
+	size_t len = min_t(size_t, cnt, KHIST_MARKER_CAP);
 	struct khist_event *ev;
 	struct khist_rec_ctx ctx;
 	unsigned int size;
 	char *text, *rec;
 
+	if ((ssize_t)cnt < 0)
+		return -EINVAL;
 	if (!cnt)
 		return 0;
+	len = min_t(size_t, len,
+		    KHIST_MARKER_EVENT_MAX - khist_print_def.rec_size - 2);
 	text = memdup_user(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
@@ -585,7 +597,7 @@ static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 	}
 	preempt_enable_notrace();
 	kfree(text);
-	return cnt;
+	return len;
 }
 
 static const struct file_operations khist_marker_fops = {
