@@ -118,18 +118,43 @@ static int khist_raw_fill(struct khist_raw *r,
 }
 
 /*
- * Sleep until @cond holds, the file is being closed or a signal comes;
- * the timeout covers a wakeup raced past by a writer.
+ * splice() waits, as ftrace's does by default (buffer_percent 50), until
+ * half the CPU's buffer is filled, tracing stops or the file is closed,
+ * then takes what full pages there are.
  */
-#define khist_raw_wait(r, cond)                                             \
-	({                                                                  \
-		long __ret = 0;                                             \
-		while (!(cond) && !READ_ONCE((r)->closed) && __ret >= 0)    \
-			__ret = wait_event_interruptible_timeout(           \
-				(r)->buf->wait,                             \
-				(cond) || READ_ONCE((r)->closed), HZ / 10); \
-		__ret < 0 ? -EINTR : 0;                                     \
-	})
+static bool khist_raw_half_full(struct khist_raw *r)
+{
+	struct trace_buffer *rb = READ_ONCE(r->buf->rb);
+
+	return !READ_ONCE(r->buf->on) ||
+	       ring_buffer_bytes_cpu(rb, r->cpu) * 2 >=
+		       ring_buffer_size(rb, r->cpu);
+}
+
+/*
+ * What a blocked reader waits for: data (read()), or (@half, splice())
+ * half the buffer filled or tracing off; or its file being closed.
+ */
+static bool khist_raw_ready(struct khist_raw *r, bool half)
+{
+	if (READ_ONCE(r->closed))
+		return true;
+	return half ? khist_raw_half_full(r) : !khist_raw_empty(r);
+}
+
+/*
+ * Sleep until khist_raw_ready() or a signal (-EINTR, as ftrace); the
+ * timeout covers a wakeup raced past by a writer.
+ */
+static int khist_raw_wait(struct khist_raw *r, bool half)
+{
+	while (!khist_raw_ready(r, half))
+		if (wait_event_interruptible_timeout(r->buf->wait,
+						     khist_raw_ready(r, half),
+						     HZ / 10) < 0)
+			return -EINTR;
+	return 0;
+}
 
 static ssize_t khist_raw_read(struct file *file, char __user *ubuf, size_t cnt,
 			      loff_t *ppos)
@@ -163,7 +188,7 @@ static ssize_t khist_raw_read(struct file *file, char __user *ubuf, size_t cnt,
 		if (file->f_flags & O_NONBLOCK)
 			goto out;
 		mutex_unlock(&r->lock);
-		ret = khist_raw_wait(r, !khist_raw_empty(r));
+		ret = khist_raw_wait(r, false);
 		if (ret)
 			return ret;
 		if (mutex_lock_interruptible(&r->lock))
@@ -186,20 +211,6 @@ out:
 static void khist_raw_spd_release(struct splice_pipe_desc *spd, unsigned int i)
 {
 	put_page(spd->pages[i]);
-}
-
-/*
- * splice() waits, as ftrace's does by default (buffer_percent 50), until
- * half the CPU's buffer is filled, tracing stops or the file is closed,
- * then takes what full pages there are.
- */
-static bool khist_raw_half_full(struct khist_raw *r)
-{
-	struct trace_buffer *rb = READ_ONCE(r->buf->rb);
-
-	return !READ_ONCE(r->buf->on) ||
-	       ring_buffer_bytes_cpu(rb, r->cpu) * 2 >=
-		       ring_buffer_size(rb, r->cpu);
 }
 
 static ssize_t khist_raw_splice_read(struct file *file, loff_t *ppos,
@@ -264,7 +275,7 @@ again:
 		return ret;
 	if ((file->f_flags & O_NONBLOCK) || (flags & SPLICE_F_NONBLOCK))
 		return -EAGAIN;
-	ret = khist_raw_wait(r, khist_raw_half_full(r));
+	ret = khist_raw_wait(r, true);
 	if (ret)
 		return ret;
 	/* Tracing off: nothing more will come. */
