@@ -100,9 +100,8 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			pages++;
-			if (argc > 3 &&
-			    memmem(page + 16, commit_of(page), argv[3],
-				   strlen(argv[3])))
+			if (argc > 3 && memmem(page + 16, commit_of(page),
+					       argv[3], strlen(argv[3])))
 				found++;
 		}
 		printf("pages %ld found %ld\n", pages, found);
