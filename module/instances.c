@@ -50,11 +50,17 @@ static int khist_instance_buffer_add(struct khist_instance *inst)
 	if (ret)
 		goto out_buf;
 	ret = khist_snapshot_files_create(inst);
-	if (ret) {
-		khist_trace_files_remove(inst);
-		goto out_buf;
-	}
+	if (ret)
+		goto out_trace;
+	ret = khist_percpu_files_create(inst);
+	if (ret)
+		goto out_snap;
 	return 0;
+
+out_snap:
+	khist_snapshot_files_remove(inst);
+out_trace:
+	khist_trace_files_remove(inst);
 
 out_buf:
 	khist_ringbuf_free(inst);
@@ -64,6 +70,7 @@ out_buf:
 /* Remove the buffer's files; the buffer lives on while files are open. */
 static void khist_instance_buffer_remove(struct khist_instance *inst)
 {
+	khist_percpu_files_remove(inst);
 	khist_snapshot_files_remove(inst);
 	khist_trace_files_remove(inst);
 }

@@ -36,8 +36,11 @@ struct seq_file;
  * counted as dropped.
  */
 #define KHIST_REC_MAX (PAGE_SIZE - 16 - 8)
-/* Bytes of one formatted `trace` line, at most. */
-#define KHIST_LINE_MAX 4096
+/*
+ * Bytes of one formatted `trace` line, at most: ftrace's trace_seq (8 KiB
+ * since 6.7), so that a 4 KiB trace_marker line prints whole.
+ */
+#define KHIST_LINE_MAX 8192
 
 /**
  * struct khist_buffer - a ring buffer and its readers

@@ -90,4 +90,51 @@
 	pin_user_pages_remote(mm, start, nr, flags, pages, locked)
 #endif
 
+/*
+ * The reader's spare sub-buffer page (trace_pipe_raw). 6.7 wrapped the data
+ * page in struct buffer_data_read_page (sub-buffers of several pages), and
+ * Debian's 6.12 has ring_buffer_alloc_read_page() fill in a pointer, reusing
+ * a spare of the right order. Before 6.7 the spare is the data page itself,
+ * allocated once: khist stores it as an opaque struct buffer_data_read_page
+ * pointer, and 6.1's ring_buffer_read_page() may exchange it with the
+ * buffer's reader page, hence the pointer to pointer.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+struct buffer_data_read_page;
+#define khist_rb_alloc_read_page(rb, cpu, rpp)                             \
+	({                                                                 \
+		struct buffer_data_read_page **__rpp = (rpp);              \
+		void *__p = *__rpp ? (void *)*__rpp :                      \
+				     ring_buffer_alloc_read_page(rb, cpu); \
+		if (!IS_ERR(__p))                                          \
+			*__rpp = __p;                                      \
+		PTR_ERR_OR_ZERO(__p);                                      \
+	})
+#define khist_rb_read_page(rb, rpp, len, cpu, full) \
+	ring_buffer_read_page(rb, (void **)(rpp), len, cpu, full)
+#define khist_rb_read_page_data(rp) ((void *)(rp))
+#define khist_rb_read_page_size(rp) ((rp) ? (unsigned int)PAGE_SIZE : 0U)
+#define khist_rb_free_read_page(rb, cpu, rp) \
+	ring_buffer_free_read_page(rb, cpu, (void *)(rp))
+#else
+#define khist_rb_alloc_read_page(rb, cpu, rpp) \
+	ring_buffer_alloc_read_page(rb, cpu, rpp)
+#define khist_rb_read_page(rb, rpp, len, cpu, full) \
+	ring_buffer_read_page(rb, *(rpp), len, cpu, full)
+#define khist_rb_read_page_data(rp) ring_buffer_read_page_data(rp)
+#define khist_rb_read_page_size(rp) ring_buffer_read_page_size(rp)
+#define khist_rb_free_read_page(rb, cpu, rp) \
+	ring_buffer_free_read_page(rb, cpu, rp)
+#endif
+
+/*
+ * 6.7 raised what one trace_marker write() records from 1 KiB
+ * (TRACE_BUF_SIZE) to 4 KiB (TRACE_MARKER_MAX_SIZE).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+#define KHIST_MARKER_CAP 1024
+#else
+#define KHIST_MARKER_CAP 4096
+#endif
+
 #endif /* _KHIST_COMPAT_COMPAT_H */

@@ -47,6 +47,25 @@ void khist_snapshot_files_remove(struct khist_instance *inst);
 int khist_trace_view_open(struct inode *inode, struct file *file,
 			  struct trace_buffer *rb, khist_trace_header_fn header,
 			  void *data);
+int khist_trace_view_open_cpu(struct inode *inode, struct file *file,
+			      struct trace_buffer *rb, int only,
+			      khist_trace_header_fn header, void *data);
 int khist_trace_view_release(struct inode *inode, struct file *file);
+
+/**
+ * struct khist_cpu_file - what the files of per_cpu/cpuN/ are about
+ * @buf: the instance's buffer
+ * @cpu: N
+ */
+struct khist_cpu_file {
+	struct khist_buffer *buf;
+	int cpu;
+};
+
+/* per_cpu/ (percpu_files.c), and the per-CPU views of trace_files.c. */
+int khist_percpu_files_create(struct khist_instance *inst);
+void khist_percpu_files_remove(struct khist_instance *inst);
+extern const struct file_operations khist_trace_percpu_fops;
+extern const struct file_operations khist_pipe_percpu_fops;
 
 #endif /* _KHIST_FILES_FILES_H */

@@ -23,8 +23,16 @@
 #include "buffer/snapshot.h"
 #include "mem/mem.h"
 
-/* Longest trace_marker write kept (longer text is cut), as before. */
-#define KHIST_MARKER_MAX (1024 - 32)
+/*
+ * The most text one trace_marker write() records: ftrace's cap
+ * (KHIST_MARKER_CAP, compat.h), then what the biggest event of a 4 KiB
+ * sub-buffer (ring_buffer_max_event_size(): the page less its 16-byte
+ * header, two 4-byte words of event header and length) leaves after the
+ * print record's fields and the "\n\0". A longer write records that much
+ * and returns the short count, so the writer's next write() records the
+ * rest as a new line, as ftrace does.
+ */
+#define KHIST_MARKER_EVENT_MAX (PAGE_SIZE - 16 - 2 * 4)
 
 /* ---- trace ---- */
 
@@ -35,6 +43,7 @@ struct khist_trace_iter {
 	struct ring_buffer_iter **it;
 	loff_t idx;
 	int cpu;
+	int only;
 	u64 ts;
 	void *rec;
 	unsigned int size;
@@ -43,8 +52,8 @@ struct khist_trace_iter {
 };
 
 /*
- * A line longer than @out holds (a record of nearly 4 KiB) is cut, and
- * still ends with its newline.
+ * A line longer than @out holds (a big record whose fields print long)
+ * is cut, and still ends with its newline.
  */
 static void khist_out_cut_line(struct khist_out *out)
 {
@@ -180,6 +189,26 @@ int khist_trace_view_open(struct inode *inode, struct file *file,
 			  struct trace_buffer *rb, khist_trace_header_fn header,
 			  void *data)
 {
+	return khist_trace_view_open_cpu(inode, file, rb, RING_BUFFER_ALL_CPUS,
+					 header, data);
+}
+
+/**
+ * khist_trace_view_open_cpu() - khist_trace_view_open() of one CPU's records
+ * @inode:  the file's inode
+ * @file:   the file, opened for reading
+ * @rb:     the buffer shown
+ * @only:   the CPU shown, or RING_BUFFER_ALL_CPUS
+ * @header: prints the comment block above the records
+ * @data:   passed to @header
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
+int khist_trace_view_open_cpu(struct inode *inode, struct file *file,
+			      struct trace_buffer *rb, int only,
+			      khist_trace_header_fn header, void *data)
+{
 	struct khist_trace_iter *ti;
 	int cpu;
 
@@ -190,6 +219,7 @@ int khist_trace_view_open(struct inode *inode, struct file *file,
 	ti->header = header;
 	ti->data = data;
 	ti->idx = 1;
+	ti->only = only;
 	ti->out.size = KHIST_LINE_MAX;
 	ti->out.kaddr = khist_kaddr_ok(file);
 	ti->out.buf = kmalloc(KHIST_LINE_MAX, GFP_KERNEL);
@@ -197,7 +227,9 @@ int khist_trace_view_open(struct inode *inode, struct file *file,
 	if (!ti->out.buf || !ti->it)
 		goto fail;
 	for_each_possible_cpu(cpu)
-		ti->it[cpu] = ring_buffer_read_start(rb, cpu, GFP_KERNEL);
+		if (only == RING_BUFFER_ALL_CPUS || cpu == only)
+			ti->it[cpu] =
+				ring_buffer_read_start(rb, cpu, GFP_KERNEL);
 	return 0;
 fail:
 	kfree(ti->it);
@@ -229,16 +261,20 @@ static void khist_trace_header(struct khist_out *out, struct trace_buffer *rb,
 	khist_ringbuf_header(out, rb);
 }
 
-static int khist_trace_open(struct inode *inode, struct file *file)
+static int khist_trace_open_cpu(struct inode *inode, struct file *file,
+				struct khist_buffer *buf, int only)
 {
-	struct khist_buffer *buf = inode->i_private;
 	struct trace_buffer *rb;
 	struct seq_file *m;
 	bool pause;
 	int ret;
 
-	if (khist_fs_open_truncates(file))
-		ring_buffer_reset(READ_ONCE(buf->rb));
+	if (khist_fs_open_truncates(file)) {
+		if (only == RING_BUFFER_ALL_CPUS)
+			ring_buffer_reset(READ_ONCE(buf->rb));
+		else
+			ring_buffer_reset_cpu(READ_ONCE(buf->rb), only);
+	}
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
 	/*
@@ -251,7 +287,8 @@ static int khist_trace_open(struct inode *inode, struct file *file)
 	rb = READ_ONCE(buf->rb);
 	if (pause)
 		ring_buffer_record_disable(rb);
-	ret = khist_trace_view_open(inode, file, rb, khist_trace_header, NULL);
+	ret = khist_trace_view_open_cpu(inode, file, rb, only,
+					khist_trace_header, NULL);
 	if (ret) {
 		if (pause) {
 			ring_buffer_record_enable(rb);
@@ -263,6 +300,19 @@ static int khist_trace_open(struct inode *inode, struct file *file)
 	if (pause)
 		((struct khist_trace_iter *)m->private)->paused = buf;
 	return 0;
+}
+
+static int khist_trace_open(struct inode *inode, struct file *file)
+{
+	return khist_trace_open_cpu(inode, file, inode->i_private,
+				    RING_BUFFER_ALL_CPUS);
+}
+
+static int khist_trace_percpu_open(struct inode *inode, struct file *file)
+{
+	struct khist_cpu_file *cf = inode->i_private;
+
+	return khist_trace_open_cpu(inode, file, cf->buf, cf->cpu);
 }
 
 static int khist_trace_release(struct inode *inode, struct file *file)
@@ -295,22 +345,38 @@ static const struct file_operations khist_trace_fops = {
 	.release = khist_trace_release,
 };
 
+/* per_cpu/cpuN/trace: inode->i_private is a struct khist_cpu_file. */
+const struct file_operations khist_trace_percpu_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_trace_percpu_open,
+	.read = seq_read,
+	.write = khist_trace_write,
+	.llseek = khist_trace_llseek,
+	.release = khist_trace_release,
+};
+
 /* ---- trace_pipe ---- */
 
 /*
  * One open trace_pipe: @lock serialises the readers of this file and
- * guards @out and @pos, the formatted record not yet copied out.
+ * guards @out and @pos, the formatted record not yet copied out. @only is
+ * the CPU it reads (per_cpu/cpuN/trace_pipe) or RING_BUFFER_ALL_CPUS.
  */
 struct khist_pipe {
 	struct khist_buffer *buf;
+	int only;
 	struct mutex lock; /* see above */
 	struct khist_out out;
 	size_t pos;
 };
 
-static bool khist_rb_empty(struct khist_buffer *buf)
+static bool khist_rb_empty(struct khist_buffer *buf, int only)
 {
-	return ring_buffer_empty(READ_ONCE(buf->rb));
+	struct trace_buffer *rb = READ_ONCE(buf->rb);
+
+	if (only == RING_BUFFER_ALL_CPUS)
+		return ring_buffer_empty(rb);
+	return ring_buffer_empty_cpu(rb, only);
 }
 
 /* Consume the oldest record of any CPU and format it into p->out. */
@@ -323,6 +389,8 @@ static bool khist_pipe_fill(struct khist_pipe *p)
 	u64 ts, best_ts = 0;
 
 	for_each_possible_cpu(cpu) {
+		if (p->only != RING_BUFFER_ALL_CPUS && cpu != p->only)
+			continue;
 		e = ring_buffer_peek(rb, cpu, &ts, NULL);
 		if (e && (best_cpu < 0 || ts < best_ts)) {
 			best_cpu = cpu;
@@ -347,15 +415,20 @@ static bool khist_pipe_fill(struct khist_pipe *p)
 	return true;
 }
 
-static long khist_pipe_wait(struct khist_buffer *b)
+static bool khist_pipe_ready(struct khist_pipe *p)
 {
-	return wait_event_interruptible_timeout(b->wait, !khist_rb_empty(b),
-						HZ / 10);
+	return !khist_rb_empty(p->buf, p->only);
 }
 
-static int khist_pipe_open(struct inode *inode, struct file *file)
+static long khist_pipe_wait(struct khist_pipe *p)
 {
-	struct khist_buffer *buf = inode->i_private;
+	return wait_event_interruptible_timeout(p->buf->wait,
+						khist_pipe_ready(p), HZ / 10);
+}
+
+static int khist_pipe_open_cpu(struct inode *inode, struct file *file,
+			       struct khist_buffer *buf, int only)
+{
 	struct khist_pipe *p;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
@@ -369,10 +442,24 @@ static int khist_pipe_open(struct inode *inode, struct file *file)
 	p->out.size = KHIST_LINE_MAX;
 	p->out.kaddr = khist_kaddr_ok(file);
 	p->buf = buf;
+	p->only = only;
 	mutex_init(&p->lock);
 	file->private_data = p;
 	atomic_inc(&buf->waiters);
 	return nonseekable_open(inode, file);
+}
+
+static int khist_pipe_open(struct inode *inode, struct file *file)
+{
+	return khist_pipe_open_cpu(inode, file, inode->i_private,
+				   RING_BUFFER_ALL_CPUS);
+}
+
+static int khist_pipe_percpu_open(struct inode *inode, struct file *file)
+{
+	struct khist_cpu_file *cf = inode->i_private;
+
+	return khist_pipe_open_cpu(inode, file, cf->buf, cf->cpu);
 }
 
 static int khist_pipe_release(struct inode *inode, struct file *file)
@@ -433,7 +520,7 @@ static ssize_t khist_pipe_read(struct file *file, char __user *ubuf, size_t cnt,
 		}
 		mutex_unlock(&p->lock);
 		/* The timeout covers a wakeup raced past by a writer. */
-		ret = khist_pipe_wait(p->buf);
+		ret = khist_pipe_wait(p);
 		if (ret < 0)
 			return -ERESTARTSYS;
 		if (mutex_lock_interruptible(&p->lock))
@@ -450,7 +537,7 @@ static __poll_t khist_pipe_poll(struct file *file, poll_table *pt)
 	struct khist_pipe *p = file->private_data;
 
 	poll_wait(file, &p->buf->wait, pt);
-	if (p->pos < p->out.len || !khist_rb_empty(p->buf))
+	if (p->pos < p->out.len || !khist_rb_empty(p->buf, p->only))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }
@@ -463,20 +550,33 @@ static const struct file_operations khist_pipe_fops = {
 	.release = khist_pipe_release,
 };
 
+/* per_cpu/cpuN/trace_pipe: inode->i_private is a struct khist_cpu_file. */
+const struct file_operations khist_pipe_percpu_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_pipe_percpu_open,
+	.read = khist_pipe_read,
+	.poll = khist_pipe_poll,
+	.release = khist_pipe_release,
+};
+
 /* ---- trace_marker ---- */
 
 static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
 	struct khist_buffer *buf = file->private_data;
-	size_t len = min_t(size_t, cnt, KHIST_MARKER_MAX);
+	size_t len = min_t(size_t, cnt, KHIST_MARKER_CAP);
 	struct khist_event *ev;
 	struct khist_rec_ctx ctx;
 	unsigned int size;
 	char *text, *rec;
 
+	if ((ssize_t)cnt < 0)
+		return -EINVAL;
 	if (!cnt)
 		return 0;
+	len = min_t(size_t, len,
+		    KHIST_MARKER_EVENT_MAX - khist_print_def.rec_size - 2);
 	text = memdup_user(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
@@ -497,7 +597,7 @@ static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 	}
 	preempt_enable_notrace();
 	kfree(text);
-	return cnt;
+	return len;
 }
 
 static const struct file_operations khist_marker_fops = {

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rawpipe - read a per_cpu/cpuN/trace_pipe_raw file the ways recorders do.
+ *
+ *   rawpipe read FILE SIZE [nb]   one read() of SIZE bytes (nb: O_NONBLOCK)
+ *   rawpipe reads FILE SIZE N     N reads of SIZE bytes on one open file
+ *   rawpipe drain FILE [TEXT]     O_NONBLOCK reads of whole pages until
+ *                                 EAGAIN; counts the pages, checks each
+ *                                 page header and finds TEXT in the data
+ *   rawpipe splice FILE LEN [nb]  one splice() of LEN bytes into a pipe
+ *                                 (nb: SPLICE_F_NONBLOCK)
+ *   rawpipe write FILE TEXT       one write() of TEXT: "wrote N"
+ *   rawpipe hold FILE LEN GO      splice LEN bytes, close FILE, print
+ *                                 "spliced BYTES", wait for the file GO to
+ *                                 exist, then read the pipe: "n BYTES
+ *                                 commit C"
+ *
+ * SIGUSR1 interrupts a blocked call (no SA_RESTART): "error 4".
+ * Each prints one line: "n BYTES [commit C]", "eagain", "error ERRNO",
+ * "pages P found F", or "spliced BYTES".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PG 4096
+
+/* The sub-buffer header: a timestamp, then the commit (bytes of data). */
+static unsigned long commit_of(const char *page)
+{
+	uint64_t c;
+
+	memcpy(&c, page + 8, sizeof(c));
+	return c & 0xfffff;
+}
+
+static int report(ssize_t n, const char *page)
+{
+	if (n < 0 && errno == EAGAIN)
+		printf("eagain\n");
+	else if (n < 0)
+		printf("error %d\n", errno);
+	else if (n >= 16 && page)
+		printf("n %zd commit %lu\n", n, commit_of(page));
+	else
+		printf("n %zd\n", n);
+	return 0;
+}
+
+static void on_usr1(int sig)
+{
+}
+
+int main(int argc, char **argv)
+{
+	static char page[1 << 20];
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	int fd, i, nb = argc > 4 && !strcmp(argv[4], "nb");
+	long pages = 0, found = 0;
+	ssize_t n;
+
+	if (argc < 3)
+		return 2;
+	sigaction(SIGUSR1, &sa, NULL);
+	if (!strcmp(argv[1], "read") || !strcmp(argv[1], "reads")) {
+		size_t size = strtoul(argv[3], NULL, 0);
+		int times = !strcmp(argv[1], "reads") ? atoi(argv[4]) : 1;
+
+		if (!strcmp(argv[1], "reads"))
+			nb = 1;
+		fd = open(argv[2], O_RDONLY | (nb ? O_NONBLOCK : 0));
+		if (fd < 0)
+			return report(-1, NULL);
+		for (i = 0; i < times; i++) {
+			n = read(fd, page, size);
+			report(n, i ? NULL : page);
+		}
+		return 0;
+	}
+	if (!strcmp(argv[1], "drain")) {
+		fd = open(argv[2], O_RDONLY | O_NONBLOCK);
+		if (fd < 0)
+			return report(-1, NULL);
+		for (;;) {
+			n = read(fd, page, PG);
+			if (n < 0 && errno == EAGAIN)
+				break;
+			if (n != PG) {
+				printf("bad read %zd errno %d\n", n, errno);
+				return 1;
+			}
+			if (commit_of(page) > PG - 16) {
+				printf("bad commit %lu\n", commit_of(page));
+				return 1;
+			}
+			pages++;
+			if (argc > 3 && memmem(page + 16, commit_of(page),
+					       argv[3], strlen(argv[3])))
+				found++;
+		}
+		printf("pages %ld found %ld\n", pages, found);
+		return 0;
+	}
+	if (!strcmp(argv[1], "write") && argc > 3) {
+		fd = open(argv[2], O_WRONLY);
+		if (fd < 0)
+			return report(-1, NULL);
+		n = write(fd, argv[3], strlen(argv[3]));
+		if (n < 0)
+			return report(n, NULL);
+		printf("wrote %zd\n", n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "hold") && argc > 4) {
+		size_t len = strtoul(argv[3], NULL, 0);
+		int p[2];
+
+		fd = open(argv[2], O_RDONLY | O_NONBLOCK);
+		if (fd < 0 || pipe(p))
+			return report(-1, NULL);
+		fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+		n = splice(fd, NULL, p[1], NULL, len, SPLICE_F_NONBLOCK);
+		if (n < 0)
+			return report(n, NULL);
+		close(fd);
+		printf("spliced %zd\n", n);
+		fflush(stdout);
+		while (access(argv[4], F_OK))
+			usleep(10000);
+		return report(read(p[0], page, PG), page);
+	}
+	if (!strcmp(argv[1], "splice")) {
+		size_t len = strtoul(argv[3], NULL, 0);
+		int p[2];
+
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0 || pipe(p))
+			return report(-1, NULL);
+		fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+		n = splice(fd, NULL, p[1], NULL, len,
+			   nb ? SPLICE_F_NONBLOCK : 0);
+		if (n < 0)
+			return report(n, NULL);
+		printf("spliced %zd", n);
+		if (n >= PG && read(p[0], page, PG) == PG)
+			printf(" commit %lu", commit_of(page));
+		printf("\n");
+		return 0;
+	}
+	return 2;
+}
