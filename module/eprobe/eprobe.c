@@ -154,6 +154,8 @@ static void khist_ep_free(struct khist_eprobe *ep)
 {
 	if (ep->synth)
 		khist_synth_put(ep->synth);
+	if (ep->on_kp)
+		khist_kprobe_use(ep->target, false);
 	khist_event_put(ep->target);
 	khist_ep_def_free(ep->def);
 	kfree(ep->descs);
@@ -191,7 +193,7 @@ static int khist_ep_register(struct khist_ep_cmd *cmd, struct khist_event *tev)
 	khist_event_get(tev);
 	ep->target = tev;
 	ep->tdef = tev->def;
-	ep->descs = khist_kcalloc(def->nr_args ? def->nr_args : 1,
+	ep->descs = khist_kcalloc(khist_ep_nr_fields(def) ?: 1,
 				  sizeof(*ep->descs), GFP_KERNEL);
 	len = khist_ep_print_fmt(def, NULL, 0);
 	fmt = khist_kmalloc(len + 1, GFP_KERNEL);
@@ -214,7 +216,7 @@ static int khist_ep_register(struct khist_ep_cmd *cmd, struct khist_event *tev)
 	ep->kdef.system = def->group;
 	ep->kdef.name = def->event;
 	ep->kdef.fields = ep->descs;
-	ep->kdef.nr_fields = def->nr_args;
+	ep->kdef.nr_fields = khist_ep_nr_fields(def);
 	ep->kdef.rec_size = def->fixed_size;
 	ep->kdef.print = khist_ep_print;
 	ep->kdef.attach = khist_ep_attach;
@@ -228,6 +230,11 @@ static int khist_ep_register(struct khist_ep_cmd *cmd, struct khist_event *tev)
 	}
 	ep->def = def;
 	cmd->def = NULL;
+	/* A kprobe's event may not go while the probe is on it. */
+	if (tev->def && tev->def->print == khist_kprobe_print) {
+		khist_kprobe_use(tev, true);
+		ep->on_kp = true;
+	}
 	khist_dynevent_add(&ep->dyn, &khist_ep_dyn_ops);
 	return 0;
 
