@@ -1084,8 +1084,8 @@ static int kp_parse_words(struct ep_ctx *c, struct khist_ep_def *def)
 			    GFP_KERNEL);
 	if (!def->args)
 		return -ENOMEM;
-	def->hdr_size = KHIST_EP_HDR_SIZE +
-			(def->kind == KHIST_EPK_KRETPROBE ? 16 : 8);
+	def->hdr_size =
+		KHIST_EP_HDR_SIZE + (def->kind == KHIST_EPK_KRETPROBE ? 16 : 8);
 	def->fixed_size = def->hdr_size;
 	for (i = 2; i < argc; i++) {
 		c->index = i;

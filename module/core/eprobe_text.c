@@ -344,7 +344,8 @@ void khist_ep_fields(const struct khist_ep_def *def,
 
 	for (k = 0; k < h; k++) {
 		memset(&descs[k], 0, sizeof(descs[k]));
-		descs[k].name = hdr[def->kind == KHIST_EPK_KRETPROBE ? k + 1 : 0];
+		descs[k].name =
+			hdr[def->kind == KHIST_EPK_KRETPROBE ? k + 1 : 0];
 		descs[k].type = "unsigned long";
 		descs[k].offset = KHIST_EP_HDR_SIZE + 8 * k;
 		descs[k].size = 8;

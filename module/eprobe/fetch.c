@@ -208,8 +208,9 @@ static unsigned long ep_regs_value(const struct khist_ep_arg *a,
  * address the last one read from (an array of strings steps from it).
  * False when a dereference faulted.
  */
-static bool ep_value(const struct khist_ep_arg *a, const struct khist_ep_from *s,
-		     unsigned long *val, unsigned long *base)
+static bool ep_value(const struct khist_ep_arg *a,
+		     const struct khist_ep_from *s, unsigned long *val,
+		     unsigned long *base)
 {
 	unsigned long v;
 	unsigned int i;
@@ -343,8 +344,9 @@ static void ep_bitfield(const struct khist_ep_arg *a, void *dst)
  * Store one argument at @r (@len bytes reserved); strings go at *@dyn,
  * which moves past them.
  */
-static void ep_store(const struct khist_ep_arg *a, const struct khist_ep_from *s,
-		     void *r, unsigned int len, unsigned int *dyn)
+static void ep_store(const struct khist_ep_arg *a,
+		     const struct khist_ep_from *s, void *r, unsigned int len,
+		     unsigned int *dyn)
 {
 	unsigned int n = a->count ? a->count : 1, es = a->type->size, k;
 	unsigned long val, base;

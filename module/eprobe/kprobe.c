@@ -61,7 +61,6 @@ static struct khist_kprobe *to_kp(struct khist_dynevent *d)
 	return container_of(d, struct khist_kprobe, dyn);
 }
 
-
 /* ---- the handlers ------------------------------------------------------ */
 
 static int khist_kp_pre(struct kprobe *p, struct pt_regs *regs)
@@ -134,7 +133,8 @@ void khist_kprobe_print(struct khist_print_ctx *p)
 	def = container_of(ev->def, struct khist_kprobe, kdef)->def;
 	if (p->size < def->hdr_size)
 		return;
-	memcpy(a, p->rec + KHIST_EP_HDR_SIZE, def->hdr_size - KHIST_EP_HDR_SIZE);
+	memcpy(a, p->rec + KHIST_EP_HDR_SIZE,
+	       def->hdr_size - KHIST_EP_HDR_SIZE);
 	if (def->kind == KHIST_EPK_KRETPROBE)
 		khist_out_printf(p->out, "(%pS <- %ps)", (void *)a[1],
 				 (void *)a[0]);
@@ -164,15 +164,18 @@ struct khist_kp_regname {
 	unsigned int offset;
 };
 
-#define KP_REG(r) { #r, offsetof(struct pt_regs, r) }
+#define KP_REG(r)                               \
+	{                                       \
+#r, offsetof(struct pt_regs, r) \
+	}
 
 /* x86_64's names, as the kernel's probes take them. */
 static const struct khist_kp_regname khist_kp_regs[] = {
 #ifdef CONFIG_X86_64
-	KP_REG(r15), KP_REG(r14), KP_REG(r13), KP_REG(r12), KP_REG(r11),
-	KP_REG(r10), KP_REG(r9),  KP_REG(r8),  KP_REG(bx),  KP_REG(cx),
-	KP_REG(dx),  KP_REG(si),  KP_REG(di),  KP_REG(bp),  KP_REG(ax),
-	KP_REG(orig_ax), KP_REG(ip), KP_REG(cs), KP_REG(flags), KP_REG(sp),
+	KP_REG(r15),	 KP_REG(r14), KP_REG(r13), KP_REG(r12),	  KP_REG(r11),
+	KP_REG(r10),	 KP_REG(r9),  KP_REG(r8),  KP_REG(bx),	  KP_REG(cx),
+	KP_REG(dx),	 KP_REG(si),  KP_REG(di),  KP_REG(bp),	  KP_REG(ax),
+	KP_REG(orig_ax), KP_REG(ip),  KP_REG(cs),  KP_REG(flags), KP_REG(sp),
 	KP_REG(ss),
 #endif
 };
@@ -193,13 +196,16 @@ static int khist_kp_reg_offset(const char *name)
  * and leaves the address in the probe, even when it then refuses the
  * place (data). The probe is registered disarmed and taken off at once.
  */
+/* The look-up's probe and buffers, off the stack. */
+struct khist_kp_lookup {
+	struct kprobe p;
+	char name[KSYM_NAME_LEN];
+	char buf[KSYM_SYMBOL_LEN];
+};
+
 static int khist_kp_symbol(const char *text, u64 *addr)
 {
-	struct {
-		struct kprobe p;
-		char name[KSYM_NAME_LEN];
-		char buf[KSYM_SYMBOL_LEN];
-	} *w;
+	struct khist_kp_lookup *w;
 	size_t len = strcspn(text, "+-");
 	unsigned long start, in;
 	long offs = 0;
