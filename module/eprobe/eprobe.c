@@ -127,8 +127,10 @@ khist_ep_lookup(const char *system, const char *name, void *arg)
 {
 	struct khist_event *ev = khist_event_find(system, name);
 
+	/* Nor a kprobe's: the kernel refuses that too (-ENODEV). */
 	if (!ev || !ev->def || (ev->def->flags & KHIST_EVF_IGNORE_ENABLE) ||
-	    ev->def->attach == khist_ep_attach)
+	    ev->def->attach == khist_ep_attach ||
+	    ev->def->print == khist_kprobe_print)
 		return NULL;
 	*(struct khist_event **)arg = ev;
 	return &ev->schema;
@@ -154,8 +156,7 @@ static void khist_ep_free(struct khist_eprobe *ep)
 {
 	if (ep->synth)
 		khist_synth_put(ep->synth);
-	if (ep->on_kp)
-		khist_kprobe_use(ep->target, false);
+
 	khist_event_put(ep->target);
 	khist_ep_def_free(ep->def);
 	kfree(ep->descs);
@@ -230,11 +231,6 @@ static int khist_ep_register(struct khist_ep_cmd *cmd, struct khist_event *tev)
 	}
 	ep->def = def;
 	cmd->def = NULL;
-	/* A kprobe's event may not go while the probe is on it. */
-	if (tev->def && tev->def->print == khist_kprobe_print) {
-		khist_kprobe_use(tev, true);
-		ep->on_kp = true;
-	}
 	khist_dynevent_add(&ep->dyn, &khist_ep_dyn_ops);
 	return 0;
 

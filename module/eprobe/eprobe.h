@@ -41,7 +41,6 @@ struct khist_synth_event;
  * @tdef:   the target's definition when the probe was made; the probe
  *          attaches only while the target still has it
  * @synth:  the target, when it is a synthetic event (referenced)
- * @on_kp:  the target is a kprobe's event (khist_kprobe_use() taken)
  * @links:  struct khist_ep_link, one per instance the probe is attached in
  */
 struct khist_eprobe {
@@ -52,7 +51,6 @@ struct khist_eprobe {
 	struct khist_event *target;
 	struct khist_event_def *tdef;
 	struct khist_synth_event *synth;
-	bool on_kp;
 	struct list_head links;
 };
 
@@ -110,6 +108,5 @@ int khist_kprobe_command(const char *line);
 int khist_kprobe_show(struct seq_file *m);
 int khist_kprobe_clear(void);
 int khist_kprobe_profile_show(struct seq_file *m);
-void khist_kprobe_use(struct khist_event *ev, bool get);
 
 #endif /* _KHIST_EPROBE_EPROBE_H */

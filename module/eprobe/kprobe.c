@@ -40,7 +40,6 @@
  * @nhit:   hits, per CPU
  * @ret:    a kretprobe
  * @live:   @rp is registered
- * @users:  event probes on the event (it may not go while they are)
  */
 struct khist_kprobe {
 	struct khist_event_def kdef;
@@ -51,7 +50,6 @@ struct khist_kprobe {
 	unsigned long __percpu *nhit;
 	bool ret;
 	bool live;
-	int users;
 };
 
 static struct khist_dynevent_ops khist_kp_dyn_ops;
@@ -252,28 +250,7 @@ static bool khist_kp_busy(struct khist_kprobe *kp)
 {
 	struct khist_event *top = kp->kdef.ev;
 
-	return kp->users || (top && top->probe_users);
-}
-
-/**
- * khist_kprobe_use() - an event probe starts or stops sitting on an event
- * @ev:  the event probe's target
- * @get: starts (true) or stops
- *
- * While a kprobe's event is the target of an event probe, the kprobe may
- * not be removed (-EBUSY), as in ftrace. Other events are left alone.
- *
- * Context: process context, khist_event_mutex held.
- */
-void khist_kprobe_use(struct khist_event *ev, bool get)
-{
-	struct khist_kprobe *kp;
-
-	lockdep_assert_held(&khist_event_mutex);
-	if (!ev->def || ev->def->print != khist_kprobe_print)
-		return;
-	kp = container_of(ev->def, struct khist_kprobe, kdef);
-	kp->users += get ? 1 : -1;
+	return top && top->probe_users;
 }
 
 static u64 khist_kp_charge(const struct khist_ep_def *def)
