@@ -531,6 +531,26 @@ static void kp_errors(struct kunit *test)
 	}
 }
 
+/* As want_fmt: '@' stands for 'L'. */
+static const char kp_want_ret_fmt[] =
+	"\"(%lx <- %lx) a=%u r=%@d j=0x%@x c=\\\"%s\\\"\", REC->__probe_func, REC->__probe_ret_ip, REC->a, REC->r, REC->j, __get_str(c)";
+static const char kp_want_ret_show[] =
+	"r10:kprobes/r_vfs_read_0 vfs_read a=$arg2:u32 r=$retval:s64 j=@jiffies+8 c=$comm\n";
+static const char kp_want_fmt[] =
+	"\"(%lx) arg1=0x%@x arg2=0x%x\", REC->__probe_ip, REC->arg1, REC->arg2";
+
+/* @want with its '@'s as 'L'. */
+static const char *kp_fix_l(char *buf, size_t size, const char *want)
+{
+	char *p;
+
+	snprintf(buf, size, "%s", want);
+	for (p = buf; *p; p++)
+		if (*p == '@')
+			*p = 'L';
+	return buf;
+}
+
 /* Default names, sources, layout and the texts of a kretprobe. */
 static void kp_layout_and_texts(struct kunit *test)
 {
@@ -539,7 +559,7 @@ static void kp_layout_and_texts(struct kunit *test)
 	struct khist_field_desc descs[8];
 	struct khist_ep_cmd cmd;
 	struct khist_ep_def *d;
-	char buf[512];
+	char buf[512], want[512];
 
 	KUNIT_ASSERT_EQ(test, khist_kp_parse(line, &kfinder, &cmd), 0);
 	d = cmd.def;
@@ -565,14 +585,10 @@ static void kp_layout_and_texts(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, descs[2].name, "a");
 	khist_ep_print_fmt(d, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "\"(%lx <- %lx) a=%u r=%Ld j=0x%Lx c=\\\"%s\\\"\", "
-			   "REC->__probe_func, REC->__probe_ret_ip, REC->a, "
-			   "REC->r, REC->j, __get_str(c)");
+			   kp_fix_l(want, sizeof(want), kp_want_ret_fmt));
 	d->maxactive = 10;
 	khist_ep_show(d, buf, sizeof(buf));
-	KUNIT_EXPECT_STREQ(test, buf,
-			   "r10:kprobes/r_vfs_read_0 vfs_read a=$arg2:u32 "
-			   "r=$retval:s64 j=@jiffies+8 c=$comm\n");
+	KUNIT_EXPECT_STREQ(test, buf, kp_want_ret_show);
 	KUNIT_EXPECT_TRUE(test, khist_ep_match(d, "kprobes", "", 0, NULL));
 	KUNIT_EXPECT_TRUE(test, khist_ep_match(d, NULL, "r_vfs_read_0", 1,
 					       (const char *[]){ "vfs_read" }));
@@ -596,8 +612,7 @@ static void kp_layout_and_texts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->args[1].offset, 24U);
 	khist_ep_print_fmt(d, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "\"(%lx) arg1=0x%Lx arg2=0x%x\", REC->__probe_ip, "
-			   "REC->arg1, REC->arg2");
+			   kp_fix_l(want, sizeof(want), kp_want_fmt));
 	khist_ep_cmd_release(&cmd);
 }
 
