@@ -50,6 +50,7 @@ static int __init khist_init(void)
 	ret = khist_eprobe_init();
 	if (ret)
 		goto out_inst;
+	khist_kprobe_init();
 	pr_info("loaded; mount with: mount -t khist nodev /sys/kernel/khist\n");
 	return 0;
 
@@ -75,6 +76,8 @@ static void __exit khist_exit(void)
 {
 	khist_fault_exit();
 	khist_eprobe_exit();
+	/* After the event probes, which may sit on a kprobe's event. */
+	khist_kprobe_exit();
 	khist_instance_exit();
 	khist_rec_scratch_exit();
 	khist_files_exit();

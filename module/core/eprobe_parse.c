@@ -48,6 +48,9 @@ static int ep_strtou64(const char *s, u64 *v)
  * @offset: where the argument text being parsed starts in that word
  *          (moved into a dereference's braces as the kernel does)
  * @schema: the attached event
+ * @def:    the definition being built
+ * @finder: the caller's look-ups
+ * @fentry: kprobes: the probe is on a function's entry ($argN allowed)
  */
 struct ep_ctx {
 	struct khist_ep_cmd *cmd;
@@ -56,6 +59,9 @@ struct ep_ctx {
 	int index;
 	int offset;
 	const struct khist_event_schema *schema;
+	struct khist_ep_def *def;
+	const struct khist_ep_finder *finder;
+	bool fentry;
 };
 
 /* Log @err at @offs bytes into the current word (past the end: the end). */
@@ -310,15 +316,30 @@ static int ep_parse_mem(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 	int ret;
 
 	if (!khist_isdigit(arg[1])) {
-		ep_err(c, c->offset,
-		       arg[1] == '+' ? KHIST_EPERR_FILE_ON_KPROBE :
-				       KHIST_EPERR_NO_SYMBOLS);
-		return -EINVAL;
-	}
-	ret = ep_strtou64(arg + 1, &addr);
-	if (ret) {
-		ep_err(c, c->offset, KHIST_EPERR_BAD_MEM_ADDR);
-		return ret;
+		if (arg[1] == '+' || !c->finder->symbol) {
+			ep_err(c, c->offset,
+			       arg[1] == '+' ? KHIST_EPERR_FILE_ON_KPROBE :
+					       KHIST_EPERR_NO_SYMBOLS);
+			return -EINVAL;
+		}
+		/* The symbol's step counts too, as in the kernel. */
+		if (ch->n + 2 >= EP_LAST_STEP) {
+			ep_err(c, c->offset, KHIST_EPERR_TOO_MANY_OPS);
+			return -EINVAL;
+		}
+		ret = c->finder->symbol(arg + 1, &addr);
+		if (ret) {
+			/* The kernel finds out when it registers the probe. */
+			c->index = 1;
+			ep_err(c, 0, KHIST_EPERR_BAD_PROBE_ADDR);
+			return ret;
+		}
+	} else {
+		ret = ep_strtou64(arg + 1, &addr);
+		if (ret) {
+			ep_err(c, c->offset, KHIST_EPERR_BAD_MEM_ADDR);
+			return ret;
+		}
 	}
 	ch->src = KHIST_EPS_IMM;
 	ch->imm = addr;
@@ -332,11 +353,100 @@ static int ep_parse_mem(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 	return 0;
 }
 
+/* $argN of a return probe: the slot of the argument saved at entry. */
+static int kp_entry_slot(struct ep_ctx *c, unsigned int n)
+{
+	struct khist_ep_def *def = c->def;
+	unsigned int i;
+
+	for (i = 0; i < def->nr_entry; i++)
+		if (def->entry[i] == n)
+			return i;
+	if (def->nr_entry == KHIST_KP_ENTRY_MAX)
+		return -E2BIG;
+	def->entry[def->nr_entry] = n;
+	return def->nr_entry++;
+}
+
+/* A $-variable of a kprobe or kretprobe. */
+static int kp_parse_var(struct ep_ctx *c, char *arg, struct ep_chain *ch)
+{
+	int err = KHIST_EPERR_BAD_VAR, slot;
+	char *v = arg + 1;
+	u64 n;
+
+	if (!strncmp(v, "retval", 6)) {
+		if (c->def->kind != KHIST_EPK_KRETPROBE) {
+			err = KHIST_EPERR_RETVAL_ON_PROBE;
+			goto inval;
+		}
+		ch->src = KHIST_EPS_RETVAL;
+		return 0;
+	}
+	if (!strncmp(v, "stack", 5)) {
+		if (!v[5]) {
+			ch->src = KHIST_EPS_STACKP;
+			return 0;
+		}
+		if (!khist_isdigit(v[5]) || ep_strtou64(v + 5, &n))
+			goto inval;
+		if (n > KHIST_KP_PARAM_MAX) {
+			err = KHIST_EPERR_BAD_STACK_NUM;
+			goto inval;
+		}
+		ch->src = KHIST_EPS_STACK;
+		ch->field = n;
+		return 0;
+	}
+	if (!strcmp(v, "comm") || !strcmp(v, "COMM")) {
+		ch->src = KHIST_EPS_COMM;
+		return 0;
+	}
+	if (!strncmp(v, "arg", 3)) {
+		if (ep_strtou64(v + 3, &n))
+			goto inval;
+		if (!n || n > KHIST_KP_PARAM_MAX) {
+			err = KHIST_EPERR_BAD_ARG_NUM;
+			goto inval;
+		}
+		if (c->def->kind == KHIST_EPK_KRETPROBE) {
+			slot = kp_entry_slot(c, n - 1);
+			if (slot < 0)
+				return slot;
+			ch->src = KHIST_EPS_EDATA;
+			ch->field = slot;
+			return 0;
+		}
+		if (!c->fentry) {
+			err = KHIST_EPERR_NOFENTRY_ARGS;
+			goto inval;
+		}
+		ch->src = KHIST_EPS_ARG;
+		ch->field = n - 1;
+		return 0;
+	}
+inval:
+	ep_err(c, c->offset, err);
+	return -EINVAL;
+}
+
 /* One fetch, recursively; errors are logged here. */
 static int ep_parse_fetch(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 {
 	int i;
 
+	if (c->def->kind != KHIST_EPK_EVENT && arg[0] == '$')
+		return kp_parse_var(c, arg, ch);
+	if (c->def->kind != KHIST_EPK_EVENT && arg[0] == '%') {
+		i = c->finder->reg(arg + 1);
+		if (i < 0) {
+			ep_err(c, c->offset, KHIST_EPERR_BAD_REG_NAME);
+			return -EINVAL;
+		}
+		ch->src = KHIST_EPS_REG;
+		ch->field = i;
+		return 0;
+	}
 	switch (arg[0]) {
 	case '$':
 		i = ep_find_field(c->schema, arg + 1);
@@ -414,6 +524,18 @@ static char *ep_parse_type(struct ep_ctx *c, char *arg, struct khist_ep_arg *a)
 			a->count = n;
 		}
 	}
+	/* On kprobes, $comm and \"text" are strings, of no other type. */
+	if (c->def->kind != KHIST_EPK_EVENT &&
+	    (!strcmp(arg, "$comm") || !strcmp(arg, "$COMM") ||
+	     !strncmp(arg, "\\\"", 2))) {
+		if (a->count || (t && strcmp(t, "string"))) {
+			ep_err(c, c->offset + (t ? t - arg : 0),
+			       KHIST_EPERR_NEED_STRING_TYPE);
+			return ERR_PTR(-EINVAL);
+		}
+		a->type = khist_ep_find_type("string");
+		return t;
+	}
 	a->type = khist_ep_find_type(t);
 	if (!a->type) {
 		ep_err(c, c->offset + (t ? t - arg : 0), KHIST_EPERR_BAD_TYPE);
@@ -445,6 +567,30 @@ static int ep_parse_bitfield(const char *t, struct khist_ep_arg *a)
 }
 
 /*
+ * A kprobe's string is read from memory or a constant's address; the
+ * name of a symbol from a register, the stack, an argument or kernel
+ * memory.
+ */
+static bool kp_bad_string(const struct ep_chain *ch, bool symstr)
+{
+	if (ch->n)
+		return symstr && ch->d[ch->n - 1].user;
+	switch (ch->src) {
+	case KHIST_EPS_IMM:
+	case KHIST_EPS_COMM:
+	case KHIST_EPS_DATA:
+		return symstr;
+	case KHIST_EPS_REG:
+	case KHIST_EPS_STACK:
+	case KHIST_EPS_RETVAL:
+	case KHIST_EPS_ARG:
+		return !symstr;
+	default:
+		return true;
+	}
+}
+
+/*
  * Turn the fetch into what is stored: the last dereference becomes the
  * read of the stored bytes, or a store step is added after it. @t is the
  * type text (NULL: none), @toff its offset in the argument text.
@@ -462,10 +608,18 @@ static int ep_finish(struct ep_ctx *c, struct ep_chain *ch,
 	a->imm = ch->imm;
 	a->data = ch->data;
 	ch->data = NULL;
+	if (string && c->def->kind != KHIST_EPK_EVENT &&
+	    kp_bad_string(ch, symstr)) {
+		ep_err(c, c->offset + toff,
+		       symstr ? KHIST_EPERR_BAD_SYMSTRING :
+				KHIST_EPERR_BAD_STRING);
+		return -EINVAL;
+	}
 	if (string) {
 		/* symstr: of a field or of kernel memory only */
-		if (symstr && (ch->n ? ch->d[ch->n - 1].user :
-				       ch->src != KHIST_EPS_FIELD)) {
+		if (symstr && c->def->kind == KHIST_EPK_EVENT &&
+		    (ch->n ? ch->d[ch->n - 1].user :
+			     ch->src != KHIST_EPS_FIELD)) {
 			ep_err(c, c->offset + toff, KHIST_EPERR_BAD_SYMSTRING);
 			return -EINVAL;
 		}
@@ -544,7 +698,7 @@ static int ep_parse_body(struct ep_ctx *c, struct khist_ep_def *def,
 		goto out;
 	a->offset = def->fixed_size;
 	def->fixed_size += a->type->size * (a->count ? a->count : 1);
-	if (def->fixed_size - KHIST_EP_HDR_SIZE > KHIST_EP_FIXED_MAX) {
+	if (def->fixed_size - def->hdr_size > KHIST_EP_FIXED_MAX) {
 		ep_err(c, c->offset, KHIST_EPERR_EVENT_TOO_BIG);
 		ret = -E2BIG;
 		goto out;
@@ -655,6 +809,7 @@ void khist_ep_def_free(struct khist_ep_def *def)
 	kfree(def->system);
 	kfree(def->target);
 	kfree(def->filter);
+	kfree(def->symbol);
 	kfree(def);
 }
 
@@ -735,6 +890,7 @@ static int ep_parse_words(struct ep_ctx *c, struct khist_ep_def *def,
 			    GFP_KERNEL);
 	if (!def->args)
 		return -ENOMEM;
+	def->hdr_size = KHIST_EP_HDR_SIZE;
 	def->fixed_size = KHIST_EP_HDR_SIZE;
 	for (i = 2; i < argc; i++) {
 		c->index = i;
@@ -787,11 +943,211 @@ int khist_ep_parse(const char *line, const struct khist_ep_finder *finder,
 		ret = -ENOMEM;
 		goto out;
 	}
+	c.def = def;
+	c.finder = finder;
 	ret = ep_parse_words(&c, def, finder);
 	if (ret)
 		khist_ep_def_free(def);
 	else
 		cmd->def = def;
+out:
+	kfree(c.argv);
+	kfree(buf);
+	return ret;
+}
+
+/* ---- kprobes and kretprobes -------------------------------------------- */
+
+/* "r<N>": the maxactive of a return probe, in word 0 before any ':'. */
+static int kp_parse_maxactive(struct ep_ctx *c, struct khist_ep_def *def)
+{
+	const char *w = c->argv[0] + 1, *colon = strchr(w, ':');
+	size_t len = colon ? (size_t)(colon - w) : strlen(w);
+	u64 n;
+
+	if (!khist_isdigit(*w))
+		return 0;
+	if (def->kind != KHIST_EPK_KRETPROBE) {
+		ep_err(c, 1, KHIST_EPERR_BAD_MAXACT_TYPE);
+		return -EINVAL;
+	}
+	if (len > KHIST_EP_NAME_MAX - 1 || khist_parse_u64(w, len, &n) || !n ||
+	    n > UINT_MAX) {
+		ep_err(c, 1, KHIST_EPERR_BAD_MAXACT);
+		return -EINVAL;
+	}
+	if (n > KHIST_KP_MAXACTIVE_MAX) {
+		ep_err(c, 1, KHIST_EPERR_MAXACT_TOO_BIG);
+		return -EINVAL;
+	}
+	def->maxactive = n;
+	return 0;
+}
+
+/*
+ * Word 1: an address, or "[mod:]sym[+-offs][%return]". -ECANCELED for a
+ * uprobe's "path:offset".
+ */
+static int kp_parse_place(struct ep_ctx *c, struct khist_ep_def *def)
+{
+	const char *w = c->argv[1];
+	char *sym, *p;
+	long offs = 0;
+	int ret;
+
+	c->index = 1;
+	if (!khist_parse_u64(w, strlen(w), &def->addr))
+		return 0;
+	if (strchr(w, '/') && strchr(w, ':'))
+		return -ECANCELED;
+	sym = kstrdup(w, GFP_KERNEL);
+	if (!sym)
+		return -ENOMEM;
+	def->symbol = sym;
+	p = strchr(sym, '%');
+	if (p) {
+		if (strcmp(p, "%return")) {
+			ep_err(c, p - sym, KHIST_EPERR_BAD_ADDR_SUFFIX);
+			return -EINVAL;
+		}
+		*p = '\0';
+		def->kind = KHIST_EPK_KRETPROBE;
+	}
+	p = strpbrk(sym, "+-");
+	if (p) {
+		ret = *p == '+' ? khist_parse_long(p + 1, &offs) :
+				  khist_parse_long(p, &offs);
+		if (ret || offs < 0 || (unsigned long)offs > UINT_MAX) {
+			ep_err(c, 0, KHIST_EPERR_BAD_PROBE_ADDR);
+			return -EINVAL;
+		}
+		*p = '\0';
+	}
+	def->offset = offs;
+	/* Only a symbol's first byte is surely a function entry. */
+	if (def->kind == KHIST_EPK_KRETPROBE && offs) {
+		ep_err(c, 0, KHIST_EPERR_BAD_RETPROBE);
+		return -EINVAL;
+	}
+	c->fentry = !offs;
+	return 0;
+}
+
+/* The kernel's default name: p_<symbol>_<offset>, non-alnum as '_'. */
+static char *kp_default_name(const struct khist_ep_def *def)
+{
+	char buf[KHIST_EP_NAME_MAX], *p;
+	char k = def->kind == KHIST_EPK_KRETPROBE ? 'r' : 'p';
+
+	if (def->symbol)
+		snprintf(buf, sizeof(buf), "%c_%s_%lu", k, def->symbol,
+			 def->offset);
+	else
+		snprintf(buf, sizeof(buf), "%c_0x%llx", k,
+			 (unsigned long long)def->addr);
+	for (p = buf; *p; p++)
+		if (!khist_isalnum(*p))
+			*p = '_';
+	if (khist_isdigit(buf[0]))
+		buf[0] = '_';
+	return kstrdup(buf, GFP_KERNEL);
+}
+
+static int kp_parse_words(struct ep_ctx *c, struct khist_ep_def *def)
+{
+	const char *name = NULL, *colon;
+	int i, argc = c->argc, ret;
+
+	c->index = 0;
+	ret = kp_parse_maxactive(c, def);
+	if (ret)
+		return ret;
+	ret = kp_parse_place(c, def);
+	if (ret)
+		return ret;
+	c->index = 0;
+	colon = strchr(c->argv[0] + 1, ':');
+	if (colon) {
+		name = colon + 1;
+		ret = ep_parse_name(c, &name, &def->group, name - c->argv[0]);
+		if (ret)
+			return ret;
+	}
+	def->event = name ? kstrdup(name, GFP_KERNEL) : kp_default_name(def);
+	if (!def->group)
+		def->group = kstrdup(KHIST_KP_SYSTEM, GFP_KERNEL);
+	if (!def->event || !def->group)
+		return -ENOMEM;
+	if (argc - 2 > KHIST_EP_ARGS_MAX)
+		return -E2BIG;
+	def->args = kcalloc(argc - 2 ? argc - 2 : 1, sizeof(*def->args),
+			    GFP_KERNEL);
+	if (!def->args)
+		return -ENOMEM;
+	def->hdr_size =
+		KHIST_EP_HDR_SIZE + (def->kind == KHIST_EPK_KRETPROBE ? 16 : 8);
+	def->fixed_size = def->hdr_size;
+	for (i = 2; i < argc; i++) {
+		c->index = i;
+		c->offset = 0;
+		def->nr_args = i - 1;
+		ret = ep_parse_arg(c, def, i - 2, c->argv[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * khist_kp_parse() - parse a p: (kprobe) or r: (kretprobe) line
+ * @line:   the line (no newline or comment)
+ * @finder: the register and symbol look-ups (@finder->find unused)
+ * @cmd:    the result, as for khist_ep_parse() (location "trace_kprobe")
+ *
+ * Context: any; allocates.
+ * Return: 0 with @cmd->def set, -ECANCELED when @line is no kprobe line
+ * (or a uprobe's), -EINVAL, -ERANGE, -ENOENT (@symbol unknown), -E2BIG,
+ * -ENOMEM.
+ */
+int khist_kp_parse(const char *line, const struct khist_ep_finder *finder,
+		   struct khist_ep_cmd *cmd)
+{
+	struct ep_ctx c = { .cmd = cmd, .finder = finder };
+	struct khist_ep_def *def;
+	char *buf;
+	int ret;
+
+	memset(cmd, 0, sizeof(*cmd));
+	buf = kstrdup(line, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	c.argv = ep_split(buf, &c.argc);
+	if (!c.argv) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+	if (c.argc < 2 || (c.argv[0][0] != 'p' && c.argv[0][0] != 'r')) {
+		ret = -ECANCELED;
+		goto out;
+	}
+	cmd->cmd = ep_join(c.argv, 0, c.argc);
+	def = kzalloc(sizeof(*def), GFP_KERNEL);
+	if (!cmd->cmd || !def) {
+		kfree(def);
+		ret = -ENOMEM;
+		goto out;
+	}
+	def->kind = c.argv[0][0] == 'r' ? KHIST_EPK_KRETPROBE :
+					  KHIST_EPK_KPROBE;
+	c.def = def;
+	ret = kp_parse_words(&c, def);
+	if (ret) {
+		khist_ep_def_free(def);
+		if (ret == -ECANCELED)
+			cmd->nr_err = 0;
+	} else {
+		cmd->def = def;
+	}
 out:
 	kfree(c.argv);
 	kfree(buf);

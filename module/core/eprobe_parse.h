@@ -81,6 +81,21 @@
  * @KHIST_EPERR_NOSUP_BTFARG:     a bare name (a BTF argument elsewhere)
  * @KHIST_EPERR_EVENT_TOO_BIG:    the arguments take more than 3072 bytes
  * @KHIST_EPERR_NO_SYMBOLS:       @<symbol>: khist cannot look symbols up
+ * @KHIST_EPERR_BAD_MAXACT_TYPE:  r<N> on a p: line
+ * @KHIST_EPERR_BAD_MAXACT:       bad maxactive number
+ * @KHIST_EPERR_MAXACT_TOO_BIG:   maxactive above 4096
+ * @KHIST_EPERR_BAD_PROBE_ADDR:   bad symbol+offset, or no such symbol
+ * @KHIST_EPERR_BAD_RETPROBE:     a return probe not on a function entry
+ * @KHIST_EPERR_BAD_ADDR_SUFFIX:  %<word> other than %return
+ * @KHIST_EPERR_RETVAL_ON_PROBE:  $retval on an entry probe
+ * @KHIST_EPERR_BAD_STACK_NUM:    $stackN too deep
+ * @KHIST_EPERR_BAD_ARG_NUM:      $argN out of 1..2048
+ * @KHIST_EPERR_BAD_REG_NAME:     %<reg> not a register
+ * @KHIST_EPERR_NOFENTRY_ARGS:    $argN not at a function entry or exit
+ * @KHIST_EPERR_BAD_INSN_BNDRY:   the address is inside an instruction
+ * @KHIST_EPERR_FAIL_REG_PROBE:   the kernel refused the probe
+ * @KHIST_EPERR_NEED_STRING_TYPE: $comm or \"text" of a type not string
+ * @KHIST_EPERR_SAME_PROBE:       the same probe exists already
  * @KHIST_EPERR_COUNT:            number of codes
  */
 enum khist_ep_errcode {
@@ -123,6 +138,21 @@ enum khist_ep_errcode {
 	KHIST_EPERR_NOSUP_BTFARG,
 	KHIST_EPERR_EVENT_TOO_BIG,
 	KHIST_EPERR_NO_SYMBOLS,
+	KHIST_EPERR_BAD_MAXACT_TYPE,
+	KHIST_EPERR_BAD_MAXACT,
+	KHIST_EPERR_MAXACT_TOO_BIG,
+	KHIST_EPERR_BAD_PROBE_ADDR,
+	KHIST_EPERR_BAD_RETPROBE,
+	KHIST_EPERR_BAD_ADDR_SUFFIX,
+	KHIST_EPERR_RETVAL_ON_PROBE,
+	KHIST_EPERR_BAD_STACK_NUM,
+	KHIST_EPERR_BAD_ARG_NUM,
+	KHIST_EPERR_BAD_REG_NAME,
+	KHIST_EPERR_NOFENTRY_ARGS,
+	KHIST_EPERR_BAD_INSN_BNDRY,
+	KHIST_EPERR_FAIL_REG_PROBE,
+	KHIST_EPERR_NEED_STRING_TYPE,
+	KHIST_EPERR_SAME_PROBE,
 	KHIST_EPERR_COUNT
 };
 
@@ -168,13 +198,46 @@ struct khist_ep_type {
  * @KHIST_EPS_COMM:  the address of the current task's name
  * @KHIST_EPS_IMM:   a constant
  * @KHIST_EPS_DATA:  the address of a constant string
+ * @KHIST_EPS_REG:   a register of the probed context (@field: its byte
+ *                   offset in the saved registers)
+ * @KHIST_EPS_ARG:   function argument @field (from 0) at a function entry
+ * @KHIST_EPS_EDATA: function argument saved at entry by a return probe
+ *                   (@field: its slot in the saved ones)
+ * @KHIST_EPS_RETVAL: the return value
+ * @KHIST_EPS_STACK: entry @field of the kernel stack
+ * @KHIST_EPS_STACKP: the stack pointer
  */
 enum khist_ep_src {
 	KHIST_EPS_FIELD,
 	KHIST_EPS_COMM,
 	KHIST_EPS_IMM,
 	KHIST_EPS_DATA,
+	KHIST_EPS_REG,
+	KHIST_EPS_ARG,
+	KHIST_EPS_EDATA,
+	KHIST_EPS_RETVAL,
+	KHIST_EPS_STACK,
+	KHIST_EPS_STACKP,
 };
+
+/**
+ * enum khist_ep_kind - what a definition probes
+ * @KHIST_EPK_EVENT:     another event (e: lines)
+ * @KHIST_EPK_KPROBE:    a kernel address (p: lines)
+ * @KHIST_EPK_KRETPROBE: a kernel function's return (r: lines)
+ */
+enum khist_ep_kind {
+	KHIST_EPK_EVENT,
+	KHIST_EPK_KPROBE,
+	KHIST_EPK_KRETPROBE,
+};
+
+#define KHIST_KP_SYSTEM "kprobes"
+#define KHIST_KP_MAXACTIVE_MAX 4096
+/* $argN and $stackN bound: a 16 KiB kernel stack of longs (x86_64). */
+#define KHIST_KP_PARAM_MAX 2048
+/* Function arguments a return probe can save at entry. */
+#define KHIST_KP_ENTRY_MAX 16
 
 /**
  * enum khist_ep_store - what ends in the argument's slot
@@ -253,6 +316,15 @@ struct khist_ep_arg {
  * @args:      the arguments
  * @fixed_size: bytes of the fixed part, header included
  * @dynamic:   some argument is a string
+ * @kind:      enum khist_ep_kind
+ * @symbol:    kprobes: the probed symbol ("[mod:]sym"), NULL for an address
+ * @offset:    kprobes: bytes after @symbol
+ * @addr:      kprobes: the probed address when no @symbol
+ * @maxactive: kretprobes: the r<N> given, 0 for the default
+ * @hdr_size:  bytes before the first argument: the common header, then
+ *             __probe_ip (kprobes) or __probe_func and __probe_ret_ip
+ * @nr_entry:  kretprobes: function arguments saved at entry
+ * @entry:     their numbers (from 0)
  */
 struct khist_ep_def {
 	char *group;
@@ -264,6 +336,14 @@ struct khist_ep_def {
 	struct khist_ep_arg *args;
 	unsigned int fixed_size;
 	bool dynamic;
+	u8 kind;
+	char *symbol;
+	unsigned long offset;
+	u64 addr;
+	unsigned int maxactive;
+	unsigned int hdr_size;
+	unsigned int nr_entry;
+	u16 entry[KHIST_KP_ENTRY_MAX];
 };
 
 /* Two errors at most: the kernel logs a second one after a few. */
@@ -290,15 +370,24 @@ struct khist_ep_cmd {
  * @find: gives the schema of the event @system/@event (its own fields
  *        only), or NULL when there is none or it cannot carry a probe
  * @arg:  passed to @find
+ * @reg:  kprobes: the byte offset of register @name in the saved
+ *        registers, or a negative value when there is no such register
+ * @symbol: kprobes: the address of @name ("sym[+-offs]") in *@addr; 0 or
+ *        -ENOENT (NULL: @<symbol> is refused)
  */
 struct khist_ep_finder {
 	const struct khist_event_schema *(*find)(const char *system,
 						 const char *event, void *arg);
 	void *arg;
+	int (*reg)(const char *name);
+	int (*symbol)(const char *name, u64 *addr);
 };
 
 int khist_ep_parse(const char *line, const struct khist_ep_finder *finder,
 		   struct khist_ep_cmd *cmd);
+int khist_kp_parse(const char *line, const struct khist_ep_finder *finder,
+		   struct khist_ep_cmd *cmd);
+unsigned int khist_ep_nr_fields(const struct khist_ep_def *def);
 void khist_ep_cmd_release(struct khist_ep_cmd *cmd);
 void khist_ep_def_free(struct khist_ep_def *def);
 void khist_ep_set_error(struct khist_ep_cmd *cmd, int err, unsigned int pos);

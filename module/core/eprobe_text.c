@@ -56,6 +56,26 @@ static const char *const ep_err_text[KHIST_EPERR_COUNT] = {
 	[KHIST_EPERR_EVENT_TOO_BIG] = "Event too big (too many fields?)",
 	[KHIST_EPERR_NO_SYMBOLS] =
 		"Kernel symbols cannot be looked up by khist; use @<address>",
+	[KHIST_EPERR_BAD_MAXACT_TYPE] = "Maxactive is only for function exit",
+	[KHIST_EPERR_BAD_MAXACT] = "Invalid maxactive number",
+	[KHIST_EPERR_MAXACT_TOO_BIG] = "Maxactive is too big",
+	[KHIST_EPERR_BAD_PROBE_ADDR] = "Invalid probed address or symbol",
+	[KHIST_EPERR_BAD_RETPROBE] =
+		"Retprobe address must be an function entry",
+	[KHIST_EPERR_BAD_ADDR_SUFFIX] = "Invalid probed address suffix",
+	[KHIST_EPERR_RETVAL_ON_PROBE] = "$retval is not available on probe",
+	[KHIST_EPERR_BAD_STACK_NUM] = "Invalid stack number",
+	[KHIST_EPERR_BAD_ARG_NUM] = "Invalid argument number",
+	[KHIST_EPERR_BAD_REG_NAME] = "Invalid register name",
+	[KHIST_EPERR_NOFENTRY_ARGS] =
+		"$arg* can be used only on function entry or exit",
+	[KHIST_EPERR_BAD_INSN_BNDRY] =
+		"Probe point is not an instruction boundary",
+	[KHIST_EPERR_FAIL_REG_PROBE] = "Failed to register probe event",
+	[KHIST_EPERR_NEED_STRING_TYPE] =
+		"$comm and immediate-string only accepts string type",
+	[KHIST_EPERR_SAME_PROBE] =
+		"There is already the exact same probe event",
 };
 
 /**
@@ -188,6 +208,10 @@ int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size)
 	bool str;
 
 	pos = khist_puts(buf, size, pos, "\"");
+	if (def->kind == KHIST_EPK_KPROBE)
+		pos = khist_puts(buf, size, pos, "(%lx)");
+	else if (def->kind == KHIST_EPK_KRETPROBE)
+		pos = khist_puts(buf, size, pos, "(%lx <- %lx)");
 	for (i = 0; i < def->nr_args; i++) {
 		a = &def->args[i];
 		pos = khist_puts(buf, size, pos, " ");
@@ -204,6 +228,11 @@ int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size)
 		pos = khist_puts(buf, size, pos, "}");
 	}
 	pos = khist_puts(buf, size, pos, "\"");
+	if (def->kind == KHIST_EPK_KPROBE)
+		pos = khist_puts(buf, size, pos, ", REC->__probe_ip");
+	else if (def->kind == KHIST_EPK_KRETPROBE)
+		pos = khist_puts(buf, size, pos,
+				 ", REC->__probe_func, REC->__probe_ret_ip");
 	for (i = 0; i < def->nr_args; i++) {
 		a = &def->args[i];
 		str = a->type->print == KHIST_EPP_STRING;
@@ -236,7 +265,32 @@ int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size)
 {
 	unsigned int i;
 	int pos = 0;
+	char tmp[32];
 
+	if (def->kind != KHIST_EPK_EVENT) {
+		pos = khist_puts(buf, size, pos,
+				 def->kind == KHIST_EPK_KRETPROBE ? "r" : "p");
+		if (def->maxactive) {
+			snprintf(tmp, sizeof(tmp), "%u", def->maxactive);
+			pos = khist_puts(buf, size, pos, tmp);
+		}
+		pos = khist_puts(buf, size, pos, ":");
+		pos = khist_puts(buf, size, pos, def->group);
+		pos = khist_puts(buf, size, pos, "/");
+		pos = khist_puts(buf, size, pos, def->event);
+		pos = khist_puts(buf, size, pos, " ");
+		if (!def->symbol)
+			snprintf(tmp, sizeof(tmp), "0x%llx",
+				 (unsigned long long)def->addr);
+		else if (def->offset)
+			snprintf(tmp, sizeof(tmp), "+%lu", def->offset);
+		else
+			tmp[0] = '\0';
+		if (def->symbol)
+			pos = khist_puts(buf, size, pos, def->symbol);
+		pos = khist_puts(buf, size, pos, tmp);
+		goto args;
+	}
 	pos = khist_puts(buf, size, pos, "e:");
 	pos = khist_puts(buf, size, pos, def->group);
 	pos = khist_puts(buf, size, pos, "/");
@@ -245,6 +299,7 @@ int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size)
 	pos = khist_puts(buf, size, pos, def->system);
 	pos = khist_puts(buf, size, pos, ".");
 	pos = khist_puts(buf, size, pos, def->target);
+args:
 	for (i = 0; i < def->nr_args; i++) {
 		pos = khist_puts(buf, size, pos, " ");
 		pos = khist_puts(buf, size, pos, def->args[i].name);
@@ -256,9 +311,23 @@ int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size)
 }
 
 /**
+ * khist_ep_nr_fields() - how many fields khist_ep_fields() fills
+ * @def: the definition
+ *
+ * Context: any.
+ * Return: the arguments, after __probe_ip (kprobes) or __probe_func and
+ * __probe_ret_ip (kretprobes).
+ */
+unsigned int khist_ep_nr_fields(const struct khist_ep_def *def)
+{
+	return def->nr_args + (def->hdr_size - KHIST_EP_HDR_SIZE) / 8;
+}
+
+/**
  * khist_ep_fields() - the event's fields, for `format`, filters and hists
  * @def:   the definition
- * @descs: @def->nr_args entries, filled (they point into @def)
+ * @descs: khist_ep_nr_fields() entries, filled (they point into @def):
+ *         the probe's own fields first, then the arguments
  *
  * A string is a __data_loc char[]; an array is a fixed array of its
  * element type.
@@ -268,9 +337,22 @@ int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size)
 void khist_ep_fields(const struct khist_ep_def *def,
 		     struct khist_field_desc *descs)
 {
+	static const char *const hdr[] = { "__probe_ip", "__probe_func",
+					   "__probe_ret_ip" };
 	const struct khist_ep_arg *a;
-	unsigned int i;
+	unsigned int i, k, h = khist_ep_nr_fields(def) - def->nr_args;
 
+	for (k = 0; k < h; k++) {
+		memset(&descs[k], 0, sizeof(descs[k]));
+		descs[k].name =
+			hdr[def->kind == KHIST_EPK_KRETPROBE ? k + 1 : 0];
+		descs[k].type = "unsigned long";
+		descs[k].offset = KHIST_EP_HDR_SIZE + 8 * k;
+		descs[k].size = 8;
+		descs[k].elem_size = 8;
+		descs[k].kind = KHIST_FK_INT;
+	}
+	descs += h;
 	for (i = 0; i < def->nr_args; i++) {
 		a = &def->args[i];
 		descs[i].name = a->name;
@@ -288,6 +370,35 @@ void khist_ep_fields(const struct khist_ep_def *def,
 			descs[i].kind = KHIST_FK_INT;
 		}
 	}
+}
+
+/* A kprobe removal line's "place [args]", as the listing shows them. */
+static bool kp_match_head(const struct khist_ep_def *def, int argc,
+			  const char *const *argv)
+{
+	char tmp[KHIST_EP_NAME_MAX + 32];
+	size_t len;
+	int i;
+
+	if (!def->symbol)
+		snprintf(tmp, sizeof(tmp), "0x%llx",
+			 (unsigned long long)def->addr);
+	else if (def->offset)
+		snprintf(tmp, sizeof(tmp), "%s+%lu", def->symbol, def->offset);
+	else
+		snprintf(tmp, sizeof(tmp), "%s", def->symbol);
+	if (strcmp(argv[0], tmp))
+		return false;
+	if ((unsigned int)argc - 1 > def->nr_args)
+		return false;
+	for (i = 1; i < argc; i++) {
+		len = strlen(def->args[i - 1].name);
+		if (strncmp(argv[i], def->args[i - 1].name, len) ||
+		    argv[i][len] != '=' ||
+		    strcmp(argv[i] + len + 1, def->args[i - 1].text))
+			return false;
+	}
+	return true;
 }
 
 /**
@@ -315,6 +426,8 @@ bool khist_ep_match(const struct khist_ep_def *def, const char *system,
 		return false;
 	if (argc < 1)
 		return true;
+	if (def->kind != KHIST_EPK_EVENT)
+		return kp_match_head(def, argc, argv);
 	sep = strchr(argv[0], '/');
 	if (!sep)
 		sep = strchr(argv[0], '.');

@@ -127,8 +127,10 @@ khist_ep_lookup(const char *system, const char *name, void *arg)
 {
 	struct khist_event *ev = khist_event_find(system, name);
 
+	/* Nor a kprobe's: the kernel refuses that too (-ENODEV). */
 	if (!ev || !ev->def || (ev->def->flags & KHIST_EVF_IGNORE_ENABLE) ||
-	    ev->def->attach == khist_ep_attach)
+	    ev->def->attach == khist_ep_attach ||
+	    ev->def->print == khist_kprobe_print)
 		return NULL;
 	*(struct khist_event **)arg = ev;
 	return &ev->schema;
@@ -154,6 +156,7 @@ static void khist_ep_free(struct khist_eprobe *ep)
 {
 	if (ep->synth)
 		khist_synth_put(ep->synth);
+
 	khist_event_put(ep->target);
 	khist_ep_def_free(ep->def);
 	kfree(ep->descs);
@@ -191,7 +194,7 @@ static int khist_ep_register(struct khist_ep_cmd *cmd, struct khist_event *tev)
 	khist_event_get(tev);
 	ep->target = tev;
 	ep->tdef = tev->def;
-	ep->descs = khist_kcalloc(def->nr_args ? def->nr_args : 1,
+	ep->descs = khist_kcalloc(khist_ep_nr_fields(def) ?: 1,
 				  sizeof(*ep->descs), GFP_KERNEL);
 	len = khist_ep_print_fmt(def, NULL, 0);
 	fmt = khist_kmalloc(len + 1, GFP_KERNEL);
@@ -214,7 +217,7 @@ static int khist_ep_register(struct khist_ep_cmd *cmd, struct khist_event *tev)
 	ep->kdef.system = def->group;
 	ep->kdef.name = def->event;
 	ep->kdef.fields = ep->descs;
-	ep->kdef.nr_fields = def->nr_args;
+	ep->kdef.nr_fields = khist_ep_nr_fields(def);
 	ep->kdef.rec_size = def->fixed_size;
 	ep->kdef.print = khist_ep_print;
 	ep->kdef.attach = khist_ep_attach;

@@ -23,6 +23,7 @@
 #define _KHIST_EPROBE_EPROBE_H
 
 #include <linux/list.h>
+#include <linux/seq_file.h>
 #include <khist/event.h>
 #include "core/eprobe_parse.h"
 #include "hist/hist.h"
@@ -67,15 +68,45 @@ struct khist_ep_link {
 	struct list_head node;
 };
 
+/**
+ * struct khist_ep_from - where a probe's values come from on one hit
+ * @tf:    event probes: the target's fields
+ * @rec:   event probes: the target's record
+ * @size:  event probes: its size
+ * @regs:  kprobes: the probed context's registers
+ * @edata: kretprobes: the function arguments saved at entry, or NULL
+ */
+struct khist_ep_from {
+	const struct khist_field_desc *tf;
+	const void *rec;
+	unsigned int size;
+	struct pt_regs *regs;
+	const unsigned long *edata;
+};
+
 /* fetch.c */
+void khist_ep_build(const struct khist_ep_def *def,
+		    struct khist_event_def *kdef, struct khist_event *kev,
+		    const struct khist_ep_from *s, const void *hdr);
 void khist_ep_hit(struct khist_trigger *t, void *rec, unsigned int size,
 		  u64 ts);
 
 /* print.c */
 void khist_ep_print(struct khist_print_ctx *p);
+void khist_ep_print_args(struct khist_print_ctx *p,
+			 const struct khist_ep_def *def);
 
 /* eprobe.c */
 int khist_eprobe_init(void);
 void khist_eprobe_exit(void);
+
+/* kprobe.c */
+void khist_kprobe_print(struct khist_print_ctx *p);
+int khist_kprobe_init(void);
+void khist_kprobe_exit(void);
+int khist_kprobe_command(const char *line);
+int khist_kprobe_show(struct seq_file *m);
+int khist_kprobe_clear(void);
+int khist_kprobe_profile_show(struct seq_file *m);
 
 #endif /* _KHIST_EPROBE_EPROBE_H */

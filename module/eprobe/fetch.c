@@ -17,6 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/processor.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include "events/events.h"
@@ -180,21 +181,51 @@ static unsigned long ep_field(const struct khist_field_desc *f, const void *rec,
 	return ep_load(p, sizeof(long));
 }
 
+/* A value of the probed context (kprobes). */
+static unsigned long ep_regs_value(const struct khist_ep_arg *a,
+				   const struct khist_ep_from *s)
+{
+	struct pt_regs *regs = s->regs;
+
+	switch (a->src) {
+	case KHIST_EPS_REG:
+		return regs_get_register(regs, a->field);
+	case KHIST_EPS_ARG:
+		return regs_get_kernel_argument(regs, a->field);
+	case KHIST_EPS_EDATA:
+		return s->edata ? s->edata[a->field] : 0;
+	case KHIST_EPS_RETVAL:
+		return regs_return_value(regs);
+	case KHIST_EPS_STACK:
+		return regs_get_kernel_stack_nth(regs, a->field);
+	default:
+		return kernel_stack_pointer(regs);
+	}
+}
+
 /*
  * The value an argument's dereferences end with, and in *@base the
  * address the last one read from (an array of strings steps from it).
  * False when a dereference faulted.
  */
 static bool ep_value(const struct khist_ep_arg *a,
-		     const struct khist_field_desc *tf, const void *rec,
-		     unsigned int size, unsigned long *val, unsigned long *base)
+		     const struct khist_ep_from *s, unsigned long *val,
+		     unsigned long *base)
 {
 	unsigned long v;
 	unsigned int i;
 
 	switch (a->src) {
 	case KHIST_EPS_FIELD:
-		v = ep_field(&tf[a->field], rec, size);
+		v = ep_field(&s->tf[a->field], s->rec, s->size);
+		break;
+	case KHIST_EPS_REG:
+	case KHIST_EPS_ARG:
+	case KHIST_EPS_EDATA:
+	case KHIST_EPS_RETVAL:
+	case KHIST_EPS_STACK:
+	case KHIST_EPS_STACKP:
+		v = ep_regs_value(a, s);
 		break;
 	case KHIST_EPS_COMM:
 		v = (unsigned long)current->comm;
@@ -252,11 +283,10 @@ static long ep_str_elem(const struct khist_ep_arg *a, unsigned long val,
 }
 
 /* Bytes the strings of a hit take after the fixed part. */
-static unsigned int ep_dyn_size(const struct khist_eprobe *ep, const void *rec,
-				unsigned int size, unsigned int budget)
+static unsigned int ep_dyn_size(const struct khist_ep_def *def,
+				const struct khist_ep_from *s,
+				unsigned int budget)
 {
-	const struct khist_field_desc *tf = ep->target->schema.fields;
-	const struct khist_ep_def *def = ep->def;
 	const struct khist_ep_arg *a;
 	unsigned long val, base;
 	unsigned int i, k, total = 0;
@@ -266,7 +296,7 @@ static unsigned int ep_dyn_size(const struct khist_eprobe *ep, const void *rec,
 		a = &def->args[i];
 		if (a->type->print != KHIST_EPP_STRING)
 			continue;
-		if (!ep_value(a, tf, rec, size, &val, &base))
+		if (!ep_value(a, s, &val, &base))
 			continue;
 		for (k = 0; k < (a->count ? a->count : 1); k++) {
 			n = ep_str_elem(a, val, base, k, NULL, budget - total);
@@ -315,8 +345,7 @@ static void ep_bitfield(const struct khist_ep_arg *a, void *dst)
  * which moves past them.
  */
 static void ep_store(const struct khist_ep_arg *a,
-		     const struct khist_field_desc *tf, const void *rec,
-		     unsigned int size, void *r, unsigned int len,
+		     const struct khist_ep_from *s, void *r, unsigned int len,
 		     unsigned int *dyn)
 {
 	unsigned int n = a->count ? a->count : 1, es = a->type->size, k;
@@ -325,7 +354,7 @@ static void ep_store(const struct khist_ep_arg *a,
 	bool ok;
 	long got;
 
-	ok = ep_value(a, tf, rec, size, &val, &base);
+	ok = ep_value(a, s, &val, &base);
 	for (k = 0; k < n; k++, slot += es) {
 		switch (a->store) {
 		case KHIST_EPST_RAW:
@@ -353,6 +382,43 @@ static void ep_store(const struct khist_ep_arg *a,
 }
 
 /**
+ * khist_ep_build() - one probe record: sized, reserved, filled, committed
+ * @def:  the probe's definition
+ * @kdef: its event
+ * @kev:  the instance's event to record in, or NULL: every instance
+ *        where @kdef is attached
+ * @s:    where the values come from
+ * @hdr:  the probe's own fields after the common header (@def->hdr_size
+ *        - KHIST_EP_HDR_SIZE bytes; NULL when none)
+ *
+ * Context: any (NMI included), preemption disabled.
+ */
+void khist_ep_build(const struct khist_ep_def *def,
+		    struct khist_event_def *kdef, struct khist_event *kev,
+		    const struct khist_ep_from *s, const void *hdr)
+{
+	unsigned int i, len, dyn = 0;
+	struct khist_rec_ctx ctx;
+	void *r;
+
+	if (def->dynamic && def->fixed_size < KHIST_REC_MAX)
+		dyn = ep_dyn_size(def, s, KHIST_REC_MAX - def->fixed_size);
+	len = def->fixed_size + dyn;
+	r = kev ? khist_rec_reserve_ev(&ctx, kev, len) :
+		  khist_rec_reserve(&ctx, kdef, len);
+	if (!r)
+		return;
+	memset(r + KHIST_EP_HDR_SIZE, 0, len - KHIST_EP_HDR_SIZE);
+	if (hdr)
+		memcpy(r + KHIST_EP_HDR_SIZE, hdr,
+		       def->hdr_size - KHIST_EP_HDR_SIZE);
+	dyn = def->fixed_size;
+	for (i = 0; i < def->nr_args; i++)
+		ep_store(&def->args[i], s, r, len, &dyn);
+	khist_rec_commit(&ctx);
+}
+
+/**
  * khist_ep_hit() - the hidden trigger's @call: one hit of the target
  * @t:    the probe's link in this instance
  * @rec:  the target's record, common header first
@@ -365,24 +431,13 @@ void khist_ep_hit(struct khist_trigger *t, void *rec, unsigned int size, u64 ts)
 {
 	struct khist_ep_link *l = container_of(t, struct khist_ep_link, base);
 	const struct khist_eprobe *ep = l->ep;
-	const struct khist_ep_def *def = ep->def;
-	const struct khist_field_desc *tf = ep->target->schema.fields;
-	unsigned int i, len, dyn = 0;
-	struct khist_rec_ctx ctx;
-	void *r;
+	struct khist_ep_from s = {
+		.tf = ep->target->schema.fields,
+		.rec = rec,
+		.size = size,
+	};
 
 	if (!READ_ONCE(l->ev->attached))
 		return;
-	if (def->dynamic && def->fixed_size < KHIST_REC_MAX)
-		dyn = ep_dyn_size(ep, rec, size,
-				  KHIST_REC_MAX - def->fixed_size);
-	len = def->fixed_size + dyn;
-	r = khist_rec_reserve_ev(&ctx, l->ev, len);
-	if (!r)
-		return;
-	memset(r + KHIST_EP_HDR_SIZE, 0, len - KHIST_EP_HDR_SIZE);
-	dyn = def->fixed_size;
-	for (i = 0; i < def->nr_args; i++)
-		ep_store(&def->args[i], tf, rec, size, r, len, &dyn);
-	khist_rec_commit(&ctx);
+	khist_ep_build(ep->def, NULL, l->ev, &s, NULL);
 }

@@ -69,26 +69,18 @@ static void ep_print_elem(struct khist_print_ctx *p,
 }
 
 /**
- * khist_ep_print() - the text of an event probe's record (the @print of
- * its definition)
- * @p: the record and where the text goes
+ * khist_ep_print_args() - the " name=value" list of a probe's record
+ * @p:   the record and where the text goes
+ * @def: the probe's definition
  *
- * Context: process context, reading `trace` (RCU read section or
- * khist_event_mutex: the probe cannot be freed meanwhile).
+ * Context: process context, reading `trace`.
  */
-void khist_ep_print(struct khist_print_ctx *p)
+void khist_ep_print_args(struct khist_print_ctx *p,
+			 const struct khist_ep_def *def)
 {
-	const struct khist_common_hdr *hdr = p->rec;
-	const struct khist_ep_def *def;
 	const struct khist_ep_arg *a;
-	struct khist_event *ev;
 	unsigned int i, k, n;
 
-	ev = khist_event_by_id(hdr->type);
-	if (!ev || !ev->def || ev->def->print != khist_ep_print)
-		return;
-	def = container_of(ev->def, struct khist_eprobe, kdef)->def;
-	khist_out_printf(p->out, "(%s.%s)", def->system, def->target);
 	for (i = 0; i < def->nr_args; i++) {
 		a = &def->args[i];
 		n = a->count ? a->count : 1;
@@ -104,4 +96,26 @@ void khist_ep_print(struct khist_print_ctx *p)
 						 k + 1 < n ? "," : "}");
 		}
 	}
+}
+
+/**
+ * khist_ep_print() - the text of an event probe's record (the @print of
+ * its definition)
+ * @p: the record and where the text goes
+ *
+ * Context: process context, reading `trace` (RCU read section or
+ * khist_event_mutex: the probe cannot be freed meanwhile).
+ */
+void khist_ep_print(struct khist_print_ctx *p)
+{
+	const struct khist_common_hdr *hdr = p->rec;
+	const struct khist_ep_def *def;
+	struct khist_event *ev;
+
+	ev = khist_event_by_id(hdr->type);
+	if (!ev || !ev->def || ev->def->print != khist_ep_print)
+		return;
+	def = container_of(ev->def, struct khist_eprobe, kdef)->def;
+	khist_out_printf(p->out, "(%s.%s)", def->system, def->target);
+	khist_ep_print_args(p, def);
 }

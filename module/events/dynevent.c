@@ -109,8 +109,17 @@ out:
 	return ret;
 }
 
-/* "-:[group/]event [args]": remove every matching event of any kind. */
-static int khist_dynevent_remove(const char *line)
+/**
+ * khist_dynevent_remove_kind() - "-:[group/]event [args]": remove every
+ * matching event of a kind
+ * @line: the line
+ * @type: the kind, or NULL for every kind
+ *
+ * Context: process context; takes khist_event_mutex.
+ * Return: 0, -ENOENT when nothing matched, -EINVAL, -EBUSY, -ENOMEM.
+ */
+int khist_dynevent_remove_kind(const char *line,
+			       const struct khist_dynevent_ops *type)
 {
 	struct khist_dynevent *ev, *tmp;
 	const char *system, *event;
@@ -127,6 +136,8 @@ static int khist_dynevent_remove(const char *line)
 	ret = -ENOENT;
 	mutex_lock(&khist_event_mutex);
 	list_for_each_entry_safe(ev, tmp, &khist_dynevent_list, list) {
+		if (type && ev->ops != type)
+			continue;
 		if (!ev->ops->match(system, event, argc - 1,
 				    (const char **)argv + 1, ev))
 			continue;
@@ -156,7 +167,7 @@ int khist_dynevent_command(const char *line)
 	int ret = -ENODEV;
 
 	if (line[0] == '-' || line[0] == '!')
-		return khist_dynevent_remove(line);
+		return khist_dynevent_remove_kind(line, NULL);
 	mutex_lock(&khist_dynevent_kinds_lock);
 	list_for_each_entry(ops, &khist_dynevent_kinds, list) {
 		ret = ops->create(line);
@@ -177,11 +188,27 @@ int khist_dynevent_command(const char *line)
  */
 int khist_dynevent_show_all(struct seq_file *m)
 {
+	return khist_dynevent_show_kind(m, NULL);
+}
+
+/**
+ * khist_dynevent_show_kind() - the lines of the run-time events of a kind
+ * @m:    the seq_file
+ * @type: the kind, or NULL for every kind
+ *
+ * Context: process context; takes khist_event_mutex.
+ * Return: 0 or the first error of a kind's ->show.
+ */
+int khist_dynevent_show_kind(struct seq_file *m,
+			     const struct khist_dynevent_ops *type)
+{
 	struct khist_dynevent *ev;
 	int ret = 0;
 
 	mutex_lock(&khist_event_mutex);
 	list_for_each_entry(ev, &khist_dynevent_list, list) {
+		if (type && ev->ops != type)
+			continue;
 		ret = ev->ops->show(m, ev);
 		if (ret)
 			break;

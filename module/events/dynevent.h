@@ -64,5 +64,9 @@ void khist_dynevent_del(struct khist_dynevent *ev);
 int khist_dynevent_release_all(const struct khist_dynevent_ops *type);
 int khist_dynevent_command(const char *line);
 int khist_dynevent_show_all(struct seq_file *m);
+int khist_dynevent_remove_kind(const char *line,
+			       const struct khist_dynevent_ops *type);
+int khist_dynevent_show_kind(struct seq_file *m,
+			     const struct khist_dynevent_ops *type);
 
 #endif /* _KHIST_EVENTS_DYNEVENT_H */

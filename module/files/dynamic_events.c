@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dynamic_events.c - the `dynamic_events` file (events/dynevent.c keeps
- * the list and dispatches each line) and the line splitter ftrace uses for
- * its command files, which `synthetic_events` shares.
+ * the list and dispatches each line), `kprobe_events` and `kprobe_profile`
+ * (eprobe/kprobe.c), and the line splitter ftrace uses for its command
+ * files, which `synthetic_events` shares.
  */
 #include <linux/fs.h>
 #include <linux/seq_file.h>
@@ -12,6 +13,7 @@
 #include "core/cmd_split.h"
 #include "core/synth_parse.h"
 #include "events/dynevent.h"
+#include "eprobe/eprobe.h"
 #include "files/files.h"
 #include "mem/mem.h"
 
@@ -120,6 +122,61 @@ static const struct file_operations khist_dynevent_fops = {
 	.release = khist_dynevent_release,
 };
 
+/* ---- kprobe_events and kprobe_profile ---------------------------------- */
+
+static int khist_kprobe_events_show(struct seq_file *m, void *v)
+{
+	return khist_kprobe_show(m);
+}
+
+static int khist_kprobe_events_open(struct inode *inode, struct file *file)
+{
+	int ret;
+
+	if (khist_fs_open_truncates(file)) {
+		ret = khist_kprobe_clear();
+		if (ret)
+			return ret;
+	}
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	return single_open(file, khist_kprobe_events_show, NULL);
+}
+
+static ssize_t khist_kprobe_events_write(struct file *file,
+					 const char __user *ubuf, size_t count,
+					 loff_t *ppos)
+{
+	return khist_run_commands(ubuf, count, ppos, khist_kprobe_command);
+}
+
+static const struct file_operations khist_kprobe_events_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_kprobe_events_open,
+	.read = seq_read,
+	.write = khist_kprobe_events_write,
+	.llseek = khist_dynevent_llseek,
+	.release = khist_dynevent_release,
+};
+
+static int khist_kprobe_profile_seq(struct seq_file *m, void *v)
+{
+	return khist_kprobe_profile_show(m);
+}
+
+static int khist_kprobe_profile_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, khist_kprobe_profile_seq, NULL);
+}
+
+static const struct file_operations khist_kprobe_profile_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_kprobe_profile_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 /**
  * khist_dynevent_files_create() - add `dynamic_events` to an instance
  * @inst: the top-level instance
@@ -134,7 +191,19 @@ int khist_dynevent_files_create(struct khist_instance *inst)
 	/* Global state only: no data to keep alive. */
 	n = khist_fs_create_file(inst->dir, "dynamic_events", KHIST_MODE_WRITE,
 				 &khist_dynevent_fops, NULL);
-	return PTR_ERR_OR_ZERO(n);
+	if (IS_ERR(n))
+		return PTR_ERR(n);
+	n = khist_fs_create_file(inst->dir, "kprobe_events", KHIST_MODE_WRITE,
+				 &khist_kprobe_events_fops, NULL);
+	if (IS_ERR(n))
+		goto out;
+	n = khist_fs_create_file(inst->dir, "kprobe_profile", KHIST_MODE_READ,
+				 &khist_kprobe_profile_fops, NULL);
+	if (!IS_ERR(n))
+		return 0;
+out:
+	khist_dynevent_files_remove(inst);
+	return PTR_ERR(n);
 }
 
 /**
@@ -145,5 +214,7 @@ int khist_dynevent_files_create(struct khist_instance *inst)
  */
 void khist_dynevent_files_remove(struct khist_instance *inst)
 {
+	khist_fs_remove(khist_fs_lookup(inst->dir, "kprobe_profile"));
+	khist_fs_remove(khist_fs_lookup(inst->dir, "kprobe_events"));
 	khist_fs_remove(khist_fs_lookup(inst->dir, "dynamic_events"));
 }

@@ -456,7 +456,168 @@ static void ep_alloc_failures(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 0);
 }
 
+/* ---- kprobes ----------------------------------------------------------- */
+
+static int kp_reg(const char *name)
+{
+	if (!strcmp(name, "di"))
+		return 112;
+	if (!strcmp(name, "ax"))
+		return 80;
+	return -ENOENT;
+}
+
+static int kp_sym(const char *name, u64 *addr)
+{
+	if (strncmp(name, "jiffies", 7))
+		return -ENOENT;
+	*addr = 0xffffffff81000000ULL + (name[7] ? 8 : 0);
+	return 0;
+}
+
+static const struct khist_ep_finder kfinder = { NULL, NULL, kp_reg, kp_sym };
+
+#define KP "p:kp/e vfs_read "
+
+static const struct ep_err_case kp_err_cases[] = {
+	{ KP "^%bx", -EINVAL, KHIST_EPERR_BAD_REG_NAME },
+	{ KP "x=^$retval", -EINVAL, KHIST_EPERR_RETVAL_ON_PROBE },
+	{ "r:kp/e ^vfs_read+8", -EINVAL, KHIST_EPERR_BAD_RETPROBE },
+	{ "p^5:kp/e vfs_read", -EINVAL, KHIST_EPERR_BAD_MAXACT_TYPE },
+	{ "r^0:kp/e vfs_read", -EINVAL, KHIST_EPERR_BAD_MAXACT },
+	{ "r^5000 vfs_read", -EINVAL, KHIST_EPERR_MAXACT_TOO_BIG },
+	{ "p:kp/e vfs_read^%ret", -EINVAL, KHIST_EPERR_BAD_ADDR_SUFFIX },
+	{ "p:kp/e ^vfs_read+x", -EINVAL, KHIST_EPERR_BAD_PROBE_ADDR },
+	{ KP "^$stack9999", -EINVAL, KHIST_EPERR_BAD_STACK_NUM },
+	{ KP "^$stackx", -EINVAL, KHIST_EPERR_BAD_VAR },
+	{ KP "^$arg0", -EINVAL, KHIST_EPERR_BAD_ARG_NUM },
+	{ "p:kp/e vfs_read+8 ^$arg1", -EINVAL, KHIST_EPERR_NOFENTRY_ARGS },
+	{ KP "%di:^string", -EINVAL, KHIST_EPERR_BAD_STRING },
+	{ KP "$stack:^symstr", -EINVAL, KHIST_EPERR_BAD_SYMSTRING },
+	{ KP "$comm:^u32", -EINVAL, KHIST_EPERR_NEED_STRING_TYPE },
+	{ KP "x=+0(^$comm)", -EINVAL, KHIST_EPERR_COMM_CANT_DEREF },
+	{ "p:kp/e ^vfs_read x=@nosuch", -ENOENT, KHIST_EPERR_BAD_PROBE_ADDR },
+	{ KP "x=^@+8", -EINVAL, KHIST_EPERR_FILE_ON_KPROBE },
+	{ "p:^/e vfs_read", -EINVAL, KHIST_EPERR_NO_GROUP_NAME },
+	{ "p:kp/^1e vfs_read", -EINVAL, KHIST_EPERR_BAD_EVENT_NAME },
+	{ "/bin/sh:0x10", -ECANCELED, 0 },
+	{ "p /bin/sh:0x10", -ECANCELED, 0 },
+};
+
+static void kp_errors(struct kunit *test)
+{
+	const struct ep_err_case *c;
+	struct khist_ep_cmd cmd;
+	char line[256], *caret;
+	unsigned int i, pos;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(kp_err_cases); i++) {
+		c = &kp_err_cases[i];
+		snprintf(line, sizeof(line), "%s", c->line);
+		caret = strchr(line, '^');
+		pos = caret ? caret - line : 0;
+		if (caret)
+			memmove(caret, caret + 1, strlen(caret));
+		ret = khist_kp_parse(line, &kfinder, &cmd);
+		if (ret != c->ret || (c->err && cmd.nr_err != 1) ||
+		    (!c->err && cmd.nr_err) ||
+		    (c->err && (cmd.err[0] != c->err || cmd.pos[0] != pos)))
+			KUNIT_FAIL(test, ERR_FMT, line, ret, cmd.err[0],
+				   cmd.err[1], cmd.pos[0], c->ret, c->err,
+				   c->err2, pos);
+		KUNIT_EXPECT_NULL(test, cmd.def);
+		khist_ep_cmd_release(&cmd);
+	}
+}
+
+/* As want_fmt: '@' stands for 'L'. */
+static const char kp_want_ret_fmt[] =
+	"\"(%lx <- %lx) a=%u r=%@d j=0x%@x c=\\\"%s\\\"\", REC->__probe_func, REC->__probe_ret_ip, REC->a, REC->r, REC->j, __get_str(c)";
+static const char kp_want_ret_show[] =
+	"r10:kprobes/r_vfs_read_0 vfs_read a=$arg2:u32 r=$retval:s64 j=@jiffies+8 c=$comm\n";
+static const char kp_want_fmt[] =
+	"\"(%lx) arg1=0x%@x arg2=0x%x\", REC->__probe_ip, REC->arg1, REC->arg2";
+
+/* @want with its '@'s as 'L'. */
+static const char *kp_fix_l(char *buf, size_t size, const char *want)
+{
+	char *p;
+
+	snprintf(buf, size, "%s", want);
+	for (p = buf; *p; p++)
+		if (*p == '@')
+			*p = 'L';
+	return buf;
+}
+
+/* Default names, sources, layout and the texts of a kretprobe. */
+static void kp_layout_and_texts(struct kunit *test)
+{
+	static const char line[] =
+		"r vfs_read%return a=$arg2:u32 r=$retval:s64 j=@jiffies+8 c=$comm";
+	struct khist_field_desc descs[8];
+	struct khist_ep_cmd cmd;
+	struct khist_ep_def *d;
+	char buf[512], want[512];
+
+	KUNIT_ASSERT_EQ(test, khist_kp_parse(line, &kfinder, &cmd), 0);
+	d = cmd.def;
+	KUNIT_EXPECT_STREQ(test, d->group, "kprobes");
+	KUNIT_EXPECT_STREQ(test, d->event, "r_vfs_read_0");
+	KUNIT_EXPECT_EQ(test, d->kind, KHIST_EPK_KRETPROBE);
+	KUNIT_EXPECT_EQ(test, d->hdr_size, 24U);
+	KUNIT_EXPECT_EQ(test, d->nr_entry, 1U);
+	KUNIT_EXPECT_EQ(test, d->entry[0], 1);
+	KUNIT_EXPECT_EQ(test, d->args[0].src, KHIST_EPS_EDATA);
+	KUNIT_EXPECT_EQ(test, d->args[1].src, KHIST_EPS_RETVAL);
+	KUNIT_EXPECT_EQ(test, d->args[2].src, KHIST_EPS_IMM);
+	KUNIT_EXPECT_EQ(test, d->args[2].imm, 0xffffffff81000008ULL);
+	KUNIT_EXPECT_STREQ(test, d->args[3].type->name, "string");
+	KUNIT_EXPECT_EQ(test, d->args[0].offset, 24U);
+	KUNIT_EXPECT_EQ(test, d->args[1].offset, 28U);
+	KUNIT_EXPECT_EQ(test, khist_ep_nr_fields(d), 6U);
+	khist_ep_fields(d, descs);
+	KUNIT_EXPECT_STREQ(test, descs[0].name, "__probe_func");
+	KUNIT_EXPECT_EQ(test, descs[0].offset, 8U);
+	KUNIT_EXPECT_STREQ(test, descs[1].name, "__probe_ret_ip");
+	KUNIT_EXPECT_EQ(test, descs[1].offset, 16U);
+	KUNIT_EXPECT_STREQ(test, descs[2].name, "a");
+	khist_ep_print_fmt(d, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf,
+			   kp_fix_l(want, sizeof(want), kp_want_ret_fmt));
+	d->maxactive = 10;
+	khist_ep_show(d, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, kp_want_ret_show);
+	KUNIT_EXPECT_TRUE(test, khist_ep_match(d, "kprobes", "", 0, NULL));
+	KUNIT_EXPECT_TRUE(test, khist_ep_match(d, NULL, "r_vfs_read_0", 1,
+					       (const char *[]){ "vfs_read" }));
+	KUNIT_EXPECT_FALSE(test,
+			   khist_ep_match(d, NULL, "r_vfs_read_0", 1,
+					  (const char *[]){ "ksys_read" }));
+	khist_ep_cmd_release(&cmd);
+
+	KUNIT_ASSERT_EQ(test,
+			khist_kp_parse("p mod:fn.isra.0+16 %di %ax:x8",
+				       &kfinder, &cmd),
+			0);
+	d = cmd.def;
+	KUNIT_EXPECT_STREQ(test, d->event, "p_mod_fn_isra_0_16");
+	KUNIT_EXPECT_STREQ(test, d->symbol, "mod:fn.isra.0");
+	KUNIT_EXPECT_EQ(test, d->offset, 16UL);
+	KUNIT_EXPECT_STREQ(test, d->args[0].name, "arg1");
+	KUNIT_EXPECT_EQ(test, d->args[0].src, KHIST_EPS_REG);
+	KUNIT_EXPECT_EQ(test, d->args[0].field, 112U);
+	KUNIT_EXPECT_EQ(test, d->args[0].offset, 16U);
+	KUNIT_EXPECT_EQ(test, d->args[1].offset, 24U);
+	khist_ep_print_fmt(d, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf,
+			   kp_fix_l(want, sizeof(want), kp_want_fmt));
+	khist_ep_cmd_release(&cmd);
+}
+
 static struct kunit_case ep_cases[] = {
+	KUNIT_CASE(kp_errors),	       KUNIT_CASE(kp_layout_and_texts),
 	KUNIT_CASE(ep_errors),	       KUNIT_CASE(ep_error_command),
 	KUNIT_CASE(ep_deref_limit),    KUNIT_CASE(ep_names),
 	KUNIT_CASE(ep_fetches),	       KUNIT_CASE(ep_layout_and_texts),
