@@ -559,7 +559,7 @@ static void kp_layout_and_texts(struct kunit *test)
 	struct khist_field_desc descs[8];
 	struct khist_ep_cmd cmd;
 	struct khist_ep_def *d;
-	char buf[512], want[512];
+	static char buf[512], want[512];
 
 	KUNIT_ASSERT_EQ(test, khist_kp_parse(line, &kfinder, &cmd), 0);
 	d = cmd.def;
