@@ -131,9 +131,10 @@ void khist_inter_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 			continue;
 		track = khist_map_get_var(elt, ia->track.idx);
 		if (ia->a->handler == KHIST_HANDLER_ONMAX)
-			seq_printf(m, "\n\tmax: %10llu", track);
+			seq_puts(m, "\n\tmax: ");
 		else
-			seq_printf(m, "\n\tchanged: %10llu", track);
+			seq_puts(m, "\n\tchanged: ");
+		khist_hist_print_num(m, "%10llu", track, false);
 		for (j = 0; j < in->n_save; j++) {
 			const struct khist_ifvar *fv = &in->save[j];
 			const char *s = "(null)";
@@ -144,8 +145,11 @@ void khist_inter_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 							       fv->var.str_idx);
 				seq_printf(m, "  %s: %-32s", fv->var.name, s);
 			} else {
-				seq_printf(m, "  %s: %10llu", fv->var.name,
-					   khist_map_get_var(elt, fv->var.idx));
+				seq_printf(m, "  %s: ", fv->var.name);
+				khist_hist_print_num(m, "%10llu",
+						     khist_map_get_var(elt,
+								       fv->var.idx),
+						     fv->val->is_signed);
 			}
 		}
 	}

@@ -291,6 +291,8 @@ int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 void khist_hist_rows_free(struct khist_hist_rows *r);
 int khist_hist_show(struct seq_file *m, struct khist_event *ev);
 size_t khist_hist_show_size(struct khist_event *ev);
+void khist_hist_print_num(struct seq_file *m, const char *fmt, u64 v,
+			  bool is_signed);
 void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 			  const u8 *key, const char *comm);
 int khist_hist_debug_show(struct seq_file *m, struct khist_event *ev);

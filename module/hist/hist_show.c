@@ -180,6 +180,13 @@ void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 		} else if (fl & KHIST_HF_BUCKET) {
 			seq_printf(m, "%s: ~ %llu-%llu", name, v,
 				   v + f->buckets - 1);
+		} else if ((fl & KHIST_HF_STRING) && !kaddr &&
+			   khist_kaddr_hex_str(slot, k->size, &v) &&
+			   khist_kaddr_hide(kaddr, v)) {
+			/* "0x<address>": a symstr that found no symbol. */
+			seq_printf(m, "%s: ", name);
+			khist_seq_printf_kaddr(m, false, "%-50px",
+					       (void *)(uintptr_t)v);
 		} else if (fl & KHIST_HF_STRING) {
 			seq_printf(m, "%s: %-50.*s", name, k->size,
 				   (const char *)slot);
@@ -205,9 +212,34 @@ static unsigned int khist_pct(u64 val, u64 total)
 	return (unsigned int)div64_u64(val, total);
 }
 
-static void khist_print_val(struct seq_file *m, const char *name, u32 fl,
-			    u64 val, const struct khist_col_stat *st)
+/**
+ * khist_hist_print_num() - a number of a `hist` file, hidden if an address
+ * @m:         where it goes
+ * @fmt:       its format with one %llu or %llx, as ftrace prints it
+ * @v:         the number
+ * @is_signed: it is a signed quantity (a negative sum is no address)
+ *
+ * A reader without CAP_SYSLOG (khist_kaddr_ok()) gets the hashed %p form
+ * (16 digits, wider than the number's 10) of an unsigned number in the
+ * kernel's half of the address space: a value or variable summed from or
+ * saved of a pointer, call_site or ip field.
+ *
+ * Context: process context (a seq_file show).
+ */
+void khist_hist_print_num(struct seq_file *m, const char *fmt, u64 v,
+			  bool is_signed)
 {
+	if (!is_signed && khist_kaddr_hide(khist_kaddr_ok(m->file), v))
+		seq_printf(m, "%p", (void *)(uintptr_t)v);
+	else
+		seq_printf(m, fmt, v);
+}
+
+static void khist_print_val(struct seq_file *m, const struct khist_bfield *f,
+			    const char *name, u32 fl, u64 val,
+			    const struct khist_col_stat *st)
+{
+	bool is_signed = f && f->is_signed;
 	unsigned int pc, len, i;
 	char bar[21];
 
@@ -229,10 +261,10 @@ static void khist_print_val(struct seq_file *m, const char *name, u32 fl,
 			bar[20] = '\0';
 		}
 		seq_printf(m, " %s: %20s", name, bar);
-	} else if (fl & KHIST_HF_HEX) {
-		seq_printf(m, " %s: %10llx", name, val);
 	} else {
-		seq_printf(m, " %s: %10llu", name, val);
+		seq_printf(m, " %s: ", name);
+		khist_hist_print_num(m, fl & KHIST_HF_HEX ? "%10llx" : "%10llu",
+				     val, is_signed);
 	}
 }
 
@@ -271,14 +303,16 @@ static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 		comm = khist_hist_comm(hd, row->priv);
 	khist_hist_print_key(m, hd, row->key, comm);
 	if (!sp->nohitcount)
-		khist_print_val(m, "hitcount", 0, row->sums[0], &stats[0]);
+		khist_print_val(m, NULL, "hitcount", 0, row->sums[0],
+				&stats[0]);
 	for (i = 1; i < sp->n_vals; i++) {
 		const struct khist_bfield *f = sp->vals[i];
 
 		if (f->flags & (KHIST_HF_VAR | KHIST_HF_EXPR))
 			continue;
 		seq_puts(m, " ");
-		khist_print_val(m, f->name, f->flags, row->sums[i], &stats[i]);
+		khist_print_val(m, f, f->name, f->flags, row->sums[i],
+				&stats[i]);
 		if (snap && (hd->qs_mask & BIT(i)))
 			khist_print_dist(m, hd, row->priv, i, snap);
 	}
