@@ -32,6 +32,7 @@
 
 #include <linux/irq_work.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <linux/seq_file.h>
 #include "events/events.h"
@@ -101,6 +102,7 @@ struct khist_hist_data {
 	u32 qs_mask;
 	u32 qs_off[KHIST_MAP_SUMS_MAX];
 	struct khist_inter *inter;
+	struct mutex show_lock;
 	u64 charged;
 	struct khist_hit_cache __percpu *cache;
 	unsigned int key_words;
@@ -289,7 +291,8 @@ struct khist_hsorter;
 int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 			struct khist_hist_rows *r);
 void khist_hist_rows_free(struct khist_hist_rows *r);
-int khist_hist_show(struct seq_file *m, struct khist_event *ev);
+int khist_hist_show_nth(struct seq_file *m, struct khist_event *ev,
+			unsigned int n);
 size_t khist_hist_show_size(struct khist_event *ev);
 void khist_hist_print_num(struct seq_file *m, const char *fmt, u64 v,
 			  bool is_signed);
