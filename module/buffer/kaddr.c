@@ -328,9 +328,10 @@ __printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,
 					len += khist_emit(buf, size, len,
 							  sp.text,
 							  (unsigned long)v);
-			} else
+			} else {
 				len += khist_emit(buf, size, len, sp.text,
 						  va_arg(args, unsigned int));
+			}
 			break;
 		case '\0':
 			break;

@@ -120,12 +120,12 @@ static int cmp_one(const struct khist_hcmp *c, const struct khist_hrow *a,
 	return c->descending ? -ret : ret;
 }
 
-/* Count a comparison; let the caller's yield run every so many. */
+/* Count a comparison; let the caller's relax run every so many. */
 static void cmp_tick(struct khist_hsorter *s)
 {
-	if (s->yield && ++s->n_cmp >= KHIST_HSORT_YIELD) {
+	if (s->relax && ++s->n_cmp >= KHIST_HSORT_YIELD) {
 		s->n_cmp = 0;
-		s->yield();
+		s->relax();
 	}
 }
 

@@ -73,6 +73,9 @@ typedef u64 (*khist_clock_fn)(void);
  *             of the trigger that created the data, or NULL (inter.h);
  *             cleared when that trigger goes (read with READ_ONCE() on
  *             hits)
+ * @show_lock: held by a `hist` reader while it reads, sorts and prints
+ *             the map (without khist_event_mutex), and by what changes
+ *             what it reads: unlink, clear, growth
  * @charged:   bytes charged against mem_limit_kb for it and its map
  * @cache:     per-CPU last hit (keys of one or two words), or NULL
  * @key_words: key size in u64 words
@@ -102,7 +105,7 @@ struct khist_hist_data {
 	u32 qs_mask;
 	u32 qs_off[KHIST_MAP_SUMS_MAX];
 	struct khist_inter *inter;
-	struct mutex show_lock;
+	struct mutex show_lock; /* a `hist` reader vs. unlink, clear, grow */
 	u64 charged;
 	struct khist_hit_cache __percpu *cache;
 	unsigned int key_words;

@@ -42,7 +42,7 @@ void khist_hist_rows_free(struct khist_hist_rows *r)
 }
 
 /* Between comparisons of a big sort: let grace periods (root's writes) go. */
-static void khist_hist_sort_yield(void)
+static void khist_hist_sort_relax(void)
 {
 	cond_resched();
 }
@@ -90,9 +90,9 @@ int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 		if (!(r->n % 1024))
 			cond_resched();
 	}
-	s->yield = khist_hist_sort_yield;
+	s->relax = khist_hist_sort_relax;
 	khist_hist_sort(s, r->rows, r->n);
-	s->yield = NULL;
+	s->relax = NULL;
 	return 0;
 }
 
