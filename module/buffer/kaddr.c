@@ -216,8 +216,8 @@ static size_t khist_emit_hashed(char *buf, size_t size, size_t len,
 	char hashed[32];
 
 	snprintf(hashed, sizeof(hashed), "%p", (void *)(uintptr_t)v);
-	return khist_emit(buf, size, len, sp->left ? "%-*s" : "%*s",
-			  sp->width, hashed);
+	return khist_emit(buf, size, len, sp->left ? "%-*s" : "%*s", sp->width,
+			  hashed);
 }
 
 /**

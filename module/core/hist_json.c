@@ -603,9 +603,8 @@ static void kh_key(struct khist_json *j, const struct khist_hist_spec *sp,
 		khist_json_obj_end(j);
 		return;
 	}
-	if ((fl & KHIST_HF_STRING) && kh_hex_text(slot, k->size, &v) &&
-	    ops && ops->addr_hidden &&
-	    ops->addr_hidden(ops->ctx, v, hb, sizeof(hb))) {
+	if ((fl & KHIST_HF_STRING) && kh_hex_text(slot, k->size, &v) && ops &&
+	    ops->addr_hidden && ops->addr_hidden(ops->ctx, v, hb, sizeof(hb))) {
 		/* "0x<address>" (a symstr that found no symbol), hidden. */
 		hb[sizeof(hb) - 1] = '\0';
 		khist_json_str(j, "value", hb);

@@ -124,7 +124,7 @@ void khist_inter_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 
 	for (i = 0; i < in->n_actions; i++) {
 		const struct khist_iaction *ia = &in->actions[i];
-		u64 track;
+		u64 track, v;
 
 		if (ia->a->handler == KHIST_HANDLER_ONMATCH ||
 		    ia->a->action == KHIST_ACTION_SNAPSHOT)
@@ -145,10 +145,9 @@ void khist_inter_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 							       fv->var.str_idx);
 				seq_printf(m, "  %s: %-32s", fv->var.name, s);
 			} else {
+				v = khist_map_get_var(elt, fv->var.idx);
 				seq_printf(m, "  %s: ", fv->var.name);
-				khist_hist_print_num(m, "%10llu",
-						     khist_map_get_var(elt,
-								       fv->var.idx),
+				khist_hist_print_num(m, "%10llu", v,
 						     fv->val->is_signed);
 			}
 		}

@@ -291,7 +291,8 @@ static void synth_print_num(struct khist_out *out,
 	 */
 	if ((!strcmp(fmt, "%llu") || !strcmp(fmt, "%lu")) &&
 	    khist_kaddr_hide(out->kaddr, v))
-		khist_out_printf(out, "%s=%p%s", name, (void *)(uintptr_t)v, sp);
+		khist_out_printf(out, "%s=%p%s", name, (void *)(uintptr_t)v,
+				 sp);
 	else if (!strcmp(fmt, "%lld"))
 		khist_out_printf(out, "%s=%lld%s", name, (s64)v, sp);
 	else if (!strcmp(fmt, "%d"))
