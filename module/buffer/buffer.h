@@ -144,6 +144,7 @@ void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len);
 void khist_rec_commit_quiet(struct khist_rec_ctx *ctx);
 bool khist_kaddr_ok(const struct file *file);
 bool khist_kaddr_hide(bool kaddr, u64 v);
+bool khist_kaddr_hex_str(const char *s, size_t n, u64 *v);
 __printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,
 					 const char *fmt, va_list ap);
 __printf(3, 4) void khist_seq_printf_kaddr(struct seq_file *m, bool kaddr,

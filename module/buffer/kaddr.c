@@ -6,8 +6,10 @@
  * as %pK decides) shows what ftrace shows, byte for byte. A file opened
  * without it (a member of the mount's gid= group) never shows a raw kernel
  * address: a %ps, %pS or %pB whose value is not a symbol, which vsnprintf
- * prints as 0x<address>, and any %px or %pK print the hashed %p form
- * instead, padded to the conversion's width. Symbols print as they are.
+ * prints as 0x<address>, any %px or %pK, and a %lx or %llx of a number in
+ * the kernel's half of the address space (khist_kaddr_hide()) print the
+ * hashed %p form instead, padded to the conversion's width. Symbols print
+ * as they are.
  */
 #include <linux/capability.h>
 #include <linux/ctype.h>
@@ -102,16 +104,21 @@ static const char *khist_spec_conv(const char *s)
 	return s;
 }
 
-static bool khist_fmt_has_ptr(const char *fmt)
+/*
+ * May @fmt print a kernel address: a pointer conversion, or a hex one of a
+ * long or long long (ftrace prints addresses as %lx too: syscall arguments).
+ */
+static bool khist_fmt_may_addr(const char *fmt)
 {
-	const char *s = fmt;
+	const char *s = fmt, *c;
 
 	while ((s = strchr(s, '%'))) {
-		s = khist_spec_conv(s + 1);
-		if (*s == 'p')
+		c = khist_spec_conv(s + 1);
+		if (*c == 'p')
 			return true;
-		if (*s)
-			s++;
+		if ((*c == 'x' || *c == 'X') && memchr(s + 1, 'l', c - s - 1))
+			return true;
+		s = *c ? c + 1 : c;
 	}
 	return false;
 }
@@ -202,6 +209,41 @@ static const char *khist_spec_parse(const char *s, struct khist_spec *sp,
 	return s;
 }
 
+/* @v as %p prints it (hashed), padded to @sp's width. */
+static size_t khist_emit_hashed(char *buf, size_t size, size_t len,
+				const struct khist_spec *sp, u64 v)
+{
+	char hashed[32];
+
+	snprintf(hashed, sizeof(hashed), "%p", (void *)(uintptr_t)v);
+	return khist_emit(buf, size, len, sp->left ? "%-*s" : "%*s", sp->width,
+			  hashed);
+}
+
+/**
+ * khist_kaddr_hex_str() - the address a "0x<hex>" text stands for
+ * @s: the text (NUL-terminated within @n bytes, or @n bytes long)
+ * @n: its room
+ * @v: the number, when the whole text is "0x" and hex digits
+ *
+ * A symstr of an address that is no symbol holds such a text; a string
+ * key or field that does is shown as an address would be.
+ *
+ * Context: any.
+ * Return: true when @s is such a text.
+ */
+bool khist_kaddr_hex_str(const char *s, size_t n, u64 *v)
+{
+	char num[24];
+	size_t len = strnlen(s, n);
+
+	if (len < 3 || len >= sizeof(num) || s[0] != '0' || s[1] != 'x')
+		return false;
+	memcpy(num, s + 2, len - 2);
+	num[len - 2] = '\0';
+	return !kstrtoull(num, 16, v);
+}
+
 /**
  * khist_vsnprintf_kaddr() - vsnprintf() for a reader without CAP_SYSLOG
  * @buf:  where the text goes (NUL-terminated when @size > 0)
@@ -222,12 +264,11 @@ __printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,
 {
 	const char *s = fmt, *pct, *q;
 	struct khist_spec sp;
-	char hashed[32];
 	size_t len = 0;
 	va_list args;
 	void *ptr;
 
-	if (!khist_fmt_has_ptr(fmt))
+	if (!khist_fmt_may_addr(fmt))
 		return vsnprintf(buf, size, fmt, ap);
 	va_copy(args, ap);
 	while (*s) {
@@ -249,10 +290,8 @@ __printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,
 				len += khist_emit(buf, size, len, sp.text, ptr);
 				break;
 			}
-			snprintf(hashed, sizeof(hashed), "%p", ptr);
-			len += khist_emit(buf, size, len,
-					  sp.left ? "%-*s" : "%*s", sp.width,
-					  hashed);
+			len += khist_emit_hashed(buf, size, len, &sp,
+						 (uintptr_t)ptr);
 			break;
 		case 's':
 			len += khist_emit(buf, size, len, sp.text,
@@ -265,16 +304,34 @@ __printf(3, 0) int khist_vsnprintf_kaddr(char *buf, size_t size,
 		case 'x':
 		case 'X':
 		case 'o':
-			if (!strcmp(q, "ll") || q[0] == 'L' || q[0] == 'q')
-				len += khist_emit(buf, size, len, sp.text,
-						  va_arg(args,
-							 unsigned long long));
-			else if (q[0] && strchr("lzZtj", q[0]))
-				len += khist_emit(buf, size, len, sp.text,
-						  va_arg(args, unsigned long));
-			else
+			if (!strcmp(q, "ll") || q[0] == 'L' || q[0] == 'q' ||
+			    (q[0] && strchr("lzZtj", q[0]))) {
+				unsigned long long v;
+
+				if (!strcmp(q, "ll") || q[0] == 'L' ||
+				    q[0] == 'q')
+					v = va_arg(args, unsigned long long);
+				else
+					v = va_arg(args, unsigned long);
+				if ((sp.conv == 'x' || sp.conv == 'X') &&
+				    khist_kaddr_hide(false, v)) {
+					/* An address printed in hex. */
+					len += khist_emit_hashed(buf, size, len,
+								 &sp, v);
+					break;
+				}
+				if (!strcmp(q, "ll") || q[0] == 'L' ||
+				    q[0] == 'q')
+					len += khist_emit(buf, size, len,
+							  sp.text, v);
+				else
+					len += khist_emit(buf, size, len,
+							  sp.text,
+							  (unsigned long)v);
+			} else {
 				len += khist_emit(buf, size, len, sp.text,
 						  va_arg(args, unsigned int));
+			}
 			break;
 		case '\0':
 			break;

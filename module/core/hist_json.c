@@ -7,6 +7,7 @@
 #include "core_env.h"
 #include "hist_json.h"
 #include "hist_print.h"
+#include "lex.h"
 
 /* Room for "symbol+0xoff/0xsize [module]". */
 #define KH_SYM_LEN 256
@@ -564,6 +565,15 @@ static void kh_text(struct khist_json *j, const char *name,
 	kj_put(j, "\"", 1);
 }
 
+/* Is the text at @s (@n bytes at most) "0x" and hex digits; its value. */
+static bool kh_hex_text(const u8 *s, size_t n, u64 *v)
+{
+	size_t len = strnlen((const char *)s, n);
+
+	return len > 2 && s[0] == '0' && s[1] == 'x' &&
+	       !khist_parse_u64((const char *)s, len, v);
+}
+
 static void kh_key(struct khist_json *j, const struct khist_hist_spec *sp,
 		   const struct khist_hjson_ops *ops, unsigned int i,
 		   const struct khist_hjson_entry *e)
@@ -575,6 +585,7 @@ static void kh_key(struct khist_json *j, const struct khist_hist_spec *sp,
 	unsigned long st[KHIST_STACK_DEPTH];
 	unsigned int d;
 	u32 fl = f->flags;
+	char hb[40];
 	u64 v;
 
 	khist_json_obj_begin(j, NULL);
@@ -589,6 +600,14 @@ static void kh_key(struct khist_json *j, const struct khist_hist_spec *sp,
 		for (d = 0; d < KHIST_STACK_DEPTH && st[d]; d++)
 			kh_symbol(j, NULL, ops, st[d], true);
 		khist_json_arr_end(j);
+		khist_json_obj_end(j);
+		return;
+	}
+	if ((fl & KHIST_HF_STRING) && kh_hex_text(slot, k->size, &v) && ops &&
+	    ops->addr_hidden && ops->addr_hidden(ops->ctx, v, hb, sizeof(hb))) {
+		/* "0x<address>" (a symstr that found no symbol), hidden. */
+		hb[sizeof(hb) - 1] = '\0';
+		khist_json_str(j, "value", hb);
 		khist_json_obj_end(j);
 		return;
 	}
@@ -693,8 +712,9 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 		f = sp->vals[i];
 		if (i && !kh_val_shown(f))
 			continue;
-		khist_json_u64(j, kh_val_name(sp, i, nb, sizeof(nb)),
-			       e->sums[i]);
+		/* A sum of addresses is hidden as an address key is. */
+		kh_num(j, kh_val_name(sp, i, nb, sizeof(nb)), ops, e->sums[i],
+		       false, i && !f->is_signed);
 		if (e->qs && e->qs[i]) {
 			any_qs |= !!(f->flags & KHIST_HF_QUANTILES);
 			any_st |= !!(f->flags & KHIST_HF_STATS);
@@ -727,7 +747,8 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 			if (sp->vars[i].str_idx >= 0 ||
 			    (e->var_set && !e->var_set[i]))
 				continue;
-			khist_json_u64(j, sp->vars[i].name, e->vars[i]);
+			kh_num(j, sp->vars[i].name, ops, e->vars[i], false,
+			       !sp->vars[i].f->is_signed);
 		}
 		khist_json_obj_end(j);
 	}
@@ -738,10 +759,11 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 
 			khist_json_obj_begin(j, NULL);
 			khist_json_str(j, "handler", s->handler);
-			khist_json_u64(j, "track", s->track);
+			kh_num(j, "track", ops, s->track, false, true);
 			khist_json_obj_begin(j, "fields");
 			for (i = 0; i < s->n; i++)
-				khist_json_u64(j, s->names[i], s->vals[i]);
+				kh_num(j, s->names[i], ops, s->vals[i], false,
+				       true);
 			khist_json_obj_end(j);
 			khist_json_obj_end(j);
 		}

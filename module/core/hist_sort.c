@@ -120,11 +120,21 @@ static int cmp_one(const struct khist_hcmp *c, const struct khist_hrow *a,
 	return c->descending ? -ret : ret;
 }
 
+/* Count a comparison; let the caller's relax run every so many. */
+static void cmp_tick(struct khist_hsorter *s)
+{
+	if (s->relax && ++s->n_cmp >= KHIST_HSORT_YIELD) {
+		s->n_cmp = 0;
+		s->relax();
+	}
+}
+
 static int cmp_rows(const void *pa, const void *pb)
 {
 	const struct khist_hrow *a = *(const struct khist_hrow *const *)pa;
 	const struct khist_hrow *b = *(const struct khist_hrow *const *)pb;
 
+	cmp_tick(a->s);
 	return cmp_one(&a->s->k[a->s->cur], a, b);
 }
 
@@ -133,6 +143,7 @@ static int cmp_bytes(const void *pa, const void *pb)
 	const struct khist_hrow *a = *(const struct khist_hrow *const *)pa;
 	const struct khist_hrow *b = *(const struct khist_hrow *const *)pb;
 
+	cmp_tick(a->s);
 	return memcmp(a->key, b->key, a->s->key_size);
 }
 

@@ -54,13 +54,22 @@ struct khist_hcmp {
  * @n_keys:   sort keys in @k (1 or 2)
  * @k:        the sort keys
  * @cur:      the key in use by the comparator (kernel: map->sort_key)
+ * @relax:    called every KHIST_HSORT_YIELD comparisons when set (the
+ *            kernel's caller gives cond_resched(): a big map's sort then
+ *            holds off no grace period); NULL after khist_hsorter_init()
+ * @n_cmp:    comparisons since the last @relax
  */
 struct khist_hsorter {
 	unsigned int key_size;
 	unsigned int n_keys;
 	struct khist_hcmp k[KHIST_SORT_KEYS_MAX];
 	unsigned int cur;
+	void (*relax)(void);
+	unsigned int n_cmp;
 };
+
+/* Comparisons between two calls of khist_hsorter.relax. */
+#define KHIST_HSORT_YIELD 4096
 
 /**
  * struct khist_hrow - one entry to sort

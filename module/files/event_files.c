@@ -343,6 +343,29 @@ static int khist_hist_reader_pin(struct seq_file *m)
 	return ret;
 }
 
+/*
+ * The `hist` text, one table at a time: khist_event_mutex is taken again
+ * for each (the tables print without it), so a trigger added or removed
+ * meanwhile may show or not, as if read a moment earlier or later.
+ */
+static int khist_hist_text_show(struct seq_file *m, struct khist_event *ev)
+{
+	unsigned int n;
+
+	for (n = 0;; n++) {
+		mutex_lock(&khist_event_mutex);
+		if (!khist_ev_live(ev)) {
+			mutex_unlock(&khist_event_mutex);
+			return n ? 0 : -ENODEV;
+		}
+		/* Drops the mutex. */
+		if (!khist_hist_show_nth(m, ev, n))
+			return 0;
+		if (seq_has_overflowed(m))
+			return 0;
+	}
+}
+
 static int khist_hist_file_show(struct seq_file *m, void *v)
 {
 	struct khist_hist_reader *r = m->private;
@@ -351,13 +374,13 @@ static int khist_hist_file_show(struct seq_file *m, void *v)
 	ret = khist_hist_reader_pin(m);
 	if (ret)
 		return ret;
+	if (!r->json)
+		return khist_hist_text_show(m, r->ev);
 	mutex_lock(&khist_event_mutex);
 	if (!khist_ev_live(r->ev))
 		ret = -ENODEV;
-	else if (r->json)
-		ret = khist_hist_json_show(m, r->ev);
 	else
-		ret = khist_hist_show(m, r->ev);
+		ret = khist_hist_json_show(m, r->ev);
 	mutex_unlock(&khist_event_mutex);
 	return ret;
 }

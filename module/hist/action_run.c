@@ -124,16 +124,17 @@ void khist_inter_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 
 	for (i = 0; i < in->n_actions; i++) {
 		const struct khist_iaction *ia = &in->actions[i];
-		u64 track;
+		u64 track, v;
 
 		if (ia->a->handler == KHIST_HANDLER_ONMATCH ||
 		    ia->a->action == KHIST_ACTION_SNAPSHOT)
 			continue;
 		track = khist_map_get_var(elt, ia->track.idx);
 		if (ia->a->handler == KHIST_HANDLER_ONMAX)
-			seq_printf(m, "\n\tmax: %10llu", track);
+			seq_puts(m, "\n\tmax: ");
 		else
-			seq_printf(m, "\n\tchanged: %10llu", track);
+			seq_puts(m, "\n\tchanged: ");
+		khist_hist_print_num(m, "%10llu", track, false);
 		for (j = 0; j < in->n_save; j++) {
 			const struct khist_ifvar *fv = &in->save[j];
 			const char *s = "(null)";
@@ -144,8 +145,10 @@ void khist_inter_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 							       fv->var.str_idx);
 				seq_printf(m, "  %s: %-32s", fv->var.name, s);
 			} else {
-				seq_printf(m, "  %s: %10llu", fv->var.name,
-					   khist_map_get_var(elt, fv->var.idx));
+				v = khist_map_get_var(elt, fv->var.idx);
+				seq_printf(m, "  %s: ", fv->var.name);
+				khist_hist_print_num(m, "%10llu", v,
+						     fv->val->is_signed);
 			}
 		}
 	}

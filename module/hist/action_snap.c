@@ -217,8 +217,9 @@ void khist_inter_print_snapshot(struct seq_file *m, struct khist_hist_data *hd)
 	local_irq_restore(flags);
 	if (updated) {
 		seq_puts(m, khist_snap_head);
-		seq_printf(m, "\ttriggering value { %s(%s) }: %10llu",
-			   khist_snap_handler(sn), sn->var_str, val);
+		seq_printf(m, "\ttriggering value { %s(%s) }: ",
+			   khist_snap_handler(sn), sn->var_str);
+		khist_hist_print_num(m, "%10llu", val, false);
 		seq_puts(m, "\ttriggered by event with key: ");
 		khist_hist_print_key(m, hd, key, comm);
 		seq_putc(m, '\n');

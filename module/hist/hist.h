@@ -32,6 +32,7 @@
 
 #include <linux/irq_work.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <linux/seq_file.h>
 #include "events/events.h"
@@ -72,6 +73,9 @@ typedef u64 (*khist_clock_fn)(void);
  *             of the trigger that created the data, or NULL (inter.h);
  *             cleared when that trigger goes (read with READ_ONCE() on
  *             hits)
+ * @show_lock: held by a `hist` reader while it reads, sorts and prints
+ *             the map (without khist_event_mutex), and by what changes
+ *             what it reads: unlink, clear, growth
  * @charged:   bytes charged against mem_limit_kb for it and its map
  * @cache:     per-CPU last hit (keys of one or two words), or NULL
  * @key_words: key size in u64 words
@@ -101,6 +105,7 @@ struct khist_hist_data {
 	u32 qs_mask;
 	u32 qs_off[KHIST_MAP_SUMS_MAX];
 	struct khist_inter *inter;
+	struct mutex show_lock; /* a `hist` reader vs. unlink, clear, grow */
 	u64 charged;
 	struct khist_hit_cache __percpu *cache;
 	unsigned int key_words;
@@ -289,8 +294,11 @@ struct khist_hsorter;
 int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 			struct khist_hist_rows *r);
 void khist_hist_rows_free(struct khist_hist_rows *r);
-int khist_hist_show(struct seq_file *m, struct khist_event *ev);
+int khist_hist_show_nth(struct seq_file *m, struct khist_event *ev,
+			unsigned int n);
 size_t khist_hist_show_size(struct khist_event *ev);
+void khist_hist_print_num(struct seq_file *m, const char *fmt, u64 v,
+			  bool is_signed);
 void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 			  const u8 *key, const char *comm);
 int khist_hist_debug_show(struct seq_file *m, struct khist_event *ev);

@@ -283,12 +283,20 @@ static void khist_hist_unlink(struct khist_trigger *t)
 	struct khist_hist_trigger *ht = khist_to_hist(t);
 	struct khist_hist_data *hd = ht->hd;
 
+	/*
+	 * A reader of `hist` prints @hd's map, spec and inter-event state
+	 * under show_lock alone (khist_hist_show_nth()): wait for it. It
+	 * found @ht under khist_event_mutex, which is held here, so no
+	 * reader comes after.
+	 */
+	mutex_lock(&hd->show_lock);
 	ht->inter = khist_hist_inter_detach(ht);
 	if (khist_hist_data_unuse(hd, ht)) {
 		/* Readers of its variables stop before the grace period. */
 		khist_inter_data_gone(hd);
 		ht->last = true;
 	}
+	mutex_unlock(&hd->show_lock);
 }
 
 static void khist_hist_remove(struct khist_hist_trigger *ht)

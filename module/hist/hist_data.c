@@ -194,6 +194,12 @@ static void khist_hist_grow_work(struct work_struct *w)
 		queue_delayed_work(system_unbound_wq, &hd->grow_work, 1);
 		return;
 	}
+	/* Nor for a reader of `hist` printing the map (show_lock). */
+	if (!mutex_trylock(&hd->show_lock)) {
+		mutex_unlock(&khist_event_mutex);
+		queue_delayed_work(system_unbound_wq, &hd->grow_work, 1);
+		return;
+	}
 	while (!hd->grow_stop && khist_map_should_grow(hd->map)) {
 		ret = khist_map_grow(hd->map);
 		if (!ret)
@@ -204,6 +210,7 @@ static void khist_hist_grow_work(struct work_struct *w)
 			khist_hist_grow_report(hd, ret);
 		}
 	}
+	mutex_unlock(&hd->show_lock);
 	mutex_unlock(&khist_event_mutex);
 }
 
@@ -334,6 +341,7 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 		khist_mem_uncharge(hd->charged);
 		goto fail;
 	}
+	mutex_init(&hd->show_lock);
 	hd->spec = spec;
 	hd->name = spec->name;
 	hd->refs = 1;
@@ -449,7 +457,10 @@ void khist_hist_data_clear(struct khist_hist_data *hd)
 {
 	WRITE_ONCE(hd->clearing, 1);
 	khist_trigger_sync();
+	/* A reader of `hist` reads the map without khist_event_mutex. */
+	mutex_lock(&hd->show_lock);
 	khist_map_clear(hd->map);
+	mutex_unlock(&hd->show_lock);
 	/*
 	 * Every cached element may now hold another key; lookups from other
 	 * hists' hits see the new generation with the cleared map.

@@ -41,13 +41,19 @@ void khist_hist_rows_free(struct khist_hist_rows *r)
 	kvfree(r->sums);
 }
 
+/* Between comparisons of a big sort: let grace periods (root's writes) go. */
+static void khist_hist_sort_relax(void)
+{
+	cond_resched();
+}
+
 /**
  * khist_hist_rows_get() - read every entry of a map, sorted as ftrace does
  * @hd: the data
  * @s:  the sorter, khist_hsorter_init() done with @hd's spec
  * @r:  filled; free with khist_hist_rows_free()
  *
- * Context: process context, khist_event_mutex held.
+ * Context: process context, sleeps; khist_event_mutex or @hd->show_lock held.
  * Return: 0 or -ENOMEM.
  */
 int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
@@ -80,8 +86,13 @@ int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 		row->priv = elt;
 		r->rows[r->n] = row;
 		r->n++;
+		/* A big map: let grace periods (root's writes) go on. */
+		if (!(r->n % 1024))
+			cond_resched();
 	}
+	s->relax = khist_hist_sort_relax;
 	khist_hist_sort(s, r->rows, r->n);
+	s->relax = NULL;
 	return 0;
 }
 
@@ -180,6 +191,13 @@ void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 		} else if (fl & KHIST_HF_BUCKET) {
 			seq_printf(m, "%s: ~ %llu-%llu", name, v,
 				   v + f->buckets - 1);
+		} else if ((fl & KHIST_HF_STRING) && !kaddr &&
+			   khist_kaddr_hex_str(slot, k->size, &v) &&
+			   khist_kaddr_hide(kaddr, v)) {
+			/* "0x<address>": a symstr that found no symbol. */
+			seq_printf(m, "%s: ", name);
+			khist_seq_printf_kaddr(m, false, "%-50px",
+					       (void *)(uintptr_t)v);
 		} else if (fl & KHIST_HF_STRING) {
 			seq_printf(m, "%s: %-50.*s", name, k->size,
 				   (const char *)slot);
@@ -205,9 +223,34 @@ static unsigned int khist_pct(u64 val, u64 total)
 	return (unsigned int)div64_u64(val, total);
 }
 
-static void khist_print_val(struct seq_file *m, const char *name, u32 fl,
-			    u64 val, const struct khist_col_stat *st)
+/**
+ * khist_hist_print_num() - a number of a `hist` file, hidden if an address
+ * @m:         where it goes
+ * @fmt:       its format with one %llu or %llx, as ftrace prints it
+ * @v:         the number
+ * @is_signed: it is a signed quantity (a negative sum is no address)
+ *
+ * A reader without CAP_SYSLOG (khist_kaddr_ok()) gets the hashed %p form
+ * (16 digits, wider than the number's 10) of an unsigned number in the
+ * kernel's half of the address space: a value or variable summed from or
+ * saved of a pointer, call_site or ip field.
+ *
+ * Context: process context (a seq_file show).
+ */
+void khist_hist_print_num(struct seq_file *m, const char *fmt, u64 v,
+			  bool is_signed)
 {
+	if (!is_signed && khist_kaddr_hide(khist_kaddr_ok(m->file), v))
+		seq_printf(m, "%p", (void *)(uintptr_t)v);
+	else
+		seq_printf(m, fmt, v);
+}
+
+static void khist_print_val(struct seq_file *m, const struct khist_bfield *f,
+			    const char *name, u32 fl, u64 val,
+			    const struct khist_col_stat *st)
+{
+	bool is_signed = f && f->is_signed;
 	unsigned int pc, len, i;
 	char bar[21];
 
@@ -229,10 +272,10 @@ static void khist_print_val(struct seq_file *m, const char *name, u32 fl,
 			bar[20] = '\0';
 		}
 		seq_printf(m, " %s: %20s", name, bar);
-	} else if (fl & KHIST_HF_HEX) {
-		seq_printf(m, " %s: %10llx", name, val);
 	} else {
-		seq_printf(m, " %s: %10llu", name, val);
+		seq_printf(m, " %s: ", name);
+		khist_hist_print_num(m, fl & KHIST_HF_HEX ? "%10llx" : "%10llu",
+				     val, is_signed);
 	}
 }
 
@@ -271,14 +314,16 @@ static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 		comm = khist_hist_comm(hd, row->priv);
 	khist_hist_print_key(m, hd, row->key, comm);
 	if (!sp->nohitcount)
-		khist_print_val(m, "hitcount", 0, row->sums[0], &stats[0]);
+		khist_print_val(m, NULL, "hitcount", 0, row->sums[0],
+				&stats[0]);
 	for (i = 1; i < sp->n_vals; i++) {
 		const struct khist_bfield *f = sp->vals[i];
 
 		if (f->flags & (KHIST_HF_VAR | KHIST_HF_EXPR))
 			continue;
 		seq_puts(m, " ");
-		khist_print_val(m, f->name, f->flags, row->sums[i], &stats[i]);
+		khist_print_val(m, f, f->name, f->flags, row->sums[i],
+				&stats[i]);
 		if (snap && (hd->qs_mask & BIT(i)))
 			khist_print_dist(m, hd, row->priv, i, snap);
 	}
@@ -318,32 +363,74 @@ static int khist_print_entries(struct seq_file *m, struct khist_hist_data *hd)
 			stats[j].max = max(stats[j].max, v);
 		}
 	}
-	for (i = 0; i < r.n; i++)
+	for (i = 0; i < r.n; i++) {
 		khist_print_entry(m, hd, r.rows[i], stats, snap);
+		if (!(i % 256))
+			cond_resched();
+	}
 	ret = r.n;
 	khist_hist_rows_free(&r);
 	kvfree(snap);
 	return ret;
 }
 
-static void khist_hist_show_one(struct seq_file *m,
-				struct khist_hist_trigger *ht, unsigned int n)
+/**
+ * khist_hist_show_nth() - one table of the `hist` file of an event
+ * @m:  where it goes
+ * @ev: the event
+ * @n:  which hist trigger of @ev, from 0
+ *
+ * The header (trigger info) prints under khist_event_mutex; the entries
+ * are read, sorted and printed under the data's show_lock alone, so that
+ * a reader of a big map (a gid= reader) does not hold off root's control
+ * writes. Removing the trigger or clearing or growing its map takes
+ * show_lock too, and waits for the table to be printed.
+ *
+ * Context: process context, khist_event_mutex held on entry and released
+ * on return (whatever is returned).
+ * Return: 1 when the table was printed, 0 when @ev has no @n-th hist
+ * trigger.
+ */
+int khist_hist_show_nth(struct seq_file *m, struct khist_event *ev,
+			unsigned int n)
 {
+	struct khist_ev_triggers *et = ev->trigger_data;
+	struct khist_hist_trigger *ht = NULL;
+	struct khist_hist_data *hd;
 	struct khist_map_stats st;
+	struct khist_trigger *t;
+	unsigned int i = 0;
 	int n_entries;
 	s64 lost;
 
+	lockdep_assert_held(&khist_event_mutex);
+	if (et) {
+		list_for_each_entry(t, &et->list, list) {
+			if (khist_is_hist(t) && i++ == n) {
+				ht = khist_to_hist(t);
+				break;
+			}
+		}
+	}
+	if (!ht) {
+		mutex_unlock(&khist_event_mutex);
+		return 0;
+	}
 	if (n)
 		seq_puts(m, "\n\n");
 	seq_puts(m, "# event histogram\n#\n# trigger info: ");
 	ht->base.type->print(m, &ht->base);
 	seq_puts(m, "#\n\n");
-	n_entries = khist_print_entries(m, ht->hd);
+	/* @ht and its data stay while show_lock is held (hist_cmd.c). */
+	hd = ht->hd;
+	mutex_lock(&hd->show_lock);
+	mutex_unlock(&khist_event_mutex);
+	n_entries = khist_print_entries(m, hd);
 	if (n_entries < 0)
 		n_entries = 0;
-	if (ht->hd->inter)
-		khist_inter_print_snapshot(m, ht->hd);
-	khist_map_get_stats(ht->hd->map, &st);
+	if (hd->inter)
+		khist_inter_print_snapshot(m, hd);
+	khist_map_get_stats(hd->map, &st);
 	seq_puts(m, "\nTotals:\n");
 	seq_printf(m, "    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
 		   st.hits, n_entries, st.drops);
@@ -351,29 +438,8 @@ static void khist_hist_show_one(struct seq_file *m,
 	lost = atomic64_read(&ht->lost);
 	if (lost)
 		seq_printf(m, "    Lost: %lld\n", lost);
-}
-
-/**
- * khist_hist_show() - the `hist` file of an event
- * @m:  where it goes
- * @ev: the event
- *
- * Context: process context, khist_event_mutex held.
- * Return: 0.
- */
-int khist_hist_show(struct seq_file *m, struct khist_event *ev)
-{
-	struct khist_ev_triggers *et = ev->trigger_data;
-	struct khist_trigger *t;
-	unsigned int n = 0;
-
-	if (!et)
-		return 0;
-	list_for_each_entry(t, &et->list, list) {
-		if (khist_is_hist(t))
-			khist_hist_show_one(m, khist_to_hist(t), n++);
-	}
-	return 0;
+	mutex_unlock(&hd->show_lock);
+	return 1;
 }
 
 /*

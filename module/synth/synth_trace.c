@@ -16,6 +16,7 @@
 /* gfp flag names; needs tracepoint.h first for TRACE_DEFINE_ENUM() */
 #include <trace/events/mmflags.h>
 #include "base/instance.h"
+#include "buffer/buffer.h"
 #include "events/events.h"
 #include "synth_internal.h"
 
@@ -284,7 +285,15 @@ static void synth_print_num(struct khist_out *out,
 	const char *fmt = khist_synth_field_fmt(f->type);
 	const char *name = f->name;
 
-	if (!strcmp(fmt, "%lld"))
+	/*
+	 * An unsigned 64-bit field fed from an address (call_site, a pointer
+	 * key): a reader without CAP_SYSLOG gets its hashed %p form.
+	 */
+	if ((!strcmp(fmt, "%llu") || !strcmp(fmt, "%lu")) &&
+	    khist_kaddr_hide(out->kaddr, v))
+		khist_out_printf(out, "%s=%p%s", name, (void *)(uintptr_t)v,
+				 sp);
+	else if (!strcmp(fmt, "%lld"))
 		khist_out_printf(out, "%s=%lld%s", name, (s64)v, sp);
 	else if (!strcmp(fmt, "%d"))
 		khist_out_printf(out, "%s=%d%s", name, (int)(u32)v, sp);
