@@ -18,10 +18,12 @@ limit=${KHIST_TEST_TIMEOUT:-300}
 for tc in $(find "$here/test.d" -name '*.tc' | sort); do
 	name=${tc#"$here/test.d/"}
 	name=${name%.tc}
-	case "$name" in
-	*"$filter"*) ;;
-	*) continue ;;
-	esac
+	# The filter: substrings separated by ',' (any of them matches).
+	hit=
+	for f in $(echo "$filter" | tr ',' ' '); do
+		case "$name" in *"$f"*) hit=1 ;; esac
+	done
+	[ -z "$filter" ] || [ -n "$hit" ] || continue
 	count=$((count + 1))
 	desc=$(sed -n 's/^# description: *//p' "$tc" | head -n 1)
 	scratch=$(mktemp -d)

@@ -11,7 +11,7 @@
 # Environment:
 #   KHIST_VM_OUT      output directory (default build/vm-KVER); give each
 #                     concurrent run its own
-#   KHIST_VM_FILTER   test mode: run only test.d names containing this
+#   KHIST_VM_FILTER   test mode: run only test.d names containing this (a,b: either)
 #   KHIST_VM_SCRIPT   script mode: guest script, path inside the image
 #                     (e.g. selftests/conform/guest.sh); prints TAP lines
 #   KHIST_VM_SMP, KHIST_VM_MEM   vCPUs (2) and MiB (1024)
