@@ -142,6 +142,8 @@ static void khist_ue_work_fn(struct work_struct *work);
 static void khist_ue_reap(void);
 static DECLARE_WORK(khist_ue_work, khist_ue_work_fn);
 static bool khist_ue_probes_on;
+/* Module exit has begun: the probes are never registered again. */
+static bool khist_ue_exiting;
 static char __percpu *khist_ue_scratch;
 
 static struct khist_ue_event *khist_ue_of(struct khist_dynevent *dyn)
@@ -257,6 +259,8 @@ static void khist_ue_enabler_free(struct khist_ue_enabler *en)
 	kfree(en);
 }
 
+static void khist_ue_probes(bool on);
+
 /* Forget a memory and its registrations. Mutex held. */
 static void khist_ue_mm_free(struct khist_ue_mm *umm)
 {
@@ -269,6 +273,9 @@ static void khist_ue_mm_free(struct khist_ue_mm *umm)
 	raw_spin_unlock(&khist_ue_lock);
 	mmdrop(umm->mm);
 	kfree(umm);
+	/* No registration left: forks, exits and execs cost nothing again. */
+	if (list_empty(&khist_ue_mms))
+		khist_ue_probes(false);
 }
 
 /* The registrations of @mm, or NULL. Mutex held. */
@@ -298,6 +305,8 @@ static struct khist_ue_mm *khist_ue_mm_get(struct mm_struct *mm)
 	raw_spin_lock(&khist_ue_lock);
 	list_add_tail(&umm->node, &khist_ue_mms);
 	raw_spin_unlock(&khist_ue_lock);
+	/* The fork, exit and exec probes run only while a memory is known. */
+	khist_ue_probes(true);
 	return umm;
 }
 
@@ -494,7 +503,7 @@ static void khist_ue_probes(bool on)
 	struct tracepoint *tp;
 	unsigned int i;
 
-	if (on == khist_ue_probes_on)
+	if (on == khist_ue_probes_on || (on && khist_ue_exiting))
 		return;
 	for (i = 0; i < ARRAY_SIZE(khist_ue_tps); i++) {
 		tp = khist_ue_tp(khist_ue_tps[i].name);
@@ -1144,8 +1153,9 @@ struct khist_dynevent_ops khist_ue_dyn_ops = {
 };
 
 /**
- * khist_ue_init() - set up user-space events: the write buffers and the
- * probes that follow forks, exits and execs
+ * khist_ue_init() - set up user-space events: the write buffers (the
+ * probes that follow forks, exits and execs are registered with the first
+ * registration of an enable bit and go with the last)
  *
  * Context: process context, module init.
  * Return: 0 or -ENOMEM.
@@ -1155,7 +1165,6 @@ int khist_ue_init(void)
 	khist_ue_scratch = __alloc_percpu(KHIST_REC_MAX, 8);
 	if (!khist_ue_scratch)
 		return -ENOMEM;
-	khist_ue_probes(true);
 	return 0;
 }
 
@@ -1171,7 +1180,10 @@ void khist_ue_exit(void)
 	struct khist_ue_mm *umm, *tmp;
 	struct khist_dynevent *d, *dt;
 
+	mutex_lock(&khist_event_mutex);
+	khist_ue_exiting = true;
 	khist_ue_probes(false);
+	mutex_unlock(&khist_event_mutex);
 	tracepoint_synchronize_unregister();
 	flush_work(&khist_ue_work);
 	/* What the probes queued after the last run of the work. */
