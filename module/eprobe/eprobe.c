@@ -272,16 +272,7 @@ static int khist_ep_create(const char *line)
 
 static int khist_ep_dyn_show(struct seq_file *m, struct khist_dynevent *d)
 {
-	const struct khist_ep_def *def = to_ep(d)->def;
-	int len = khist_ep_show(def, NULL, 0);
-	char *buf = kmalloc(len + 1, GFP_KERNEL);
-
-	if (!buf)
-		return -ENOMEM;
-	khist_ep_show(def, buf, len + 1);
-	seq_puts(m, buf);
-	kfree(buf);
-	return 0;
+	return khist_ep_seq_show(m, to_ep(d)->def);
 }
 
 static bool khist_ep_dyn_is_busy(struct khist_dynevent *d)

@@ -432,16 +432,7 @@ static int khist_kp_create(const char *line)
 
 static int khist_kp_dyn_show(struct seq_file *m, struct khist_dynevent *d)
 {
-	const struct khist_ep_def *def = to_kp(d)->def;
-	int len = khist_ep_show(def, NULL, 0);
-	char *buf = kmalloc(len + 1, GFP_KERNEL);
-
-	if (!buf)
-		return -ENOMEM;
-	khist_ep_show(def, buf, len + 1);
-	seq_puts(m, buf);
-	kfree(buf);
-	return 0;
+	return khist_ep_seq_show(m, to_kp(d)->def);
 }
 
 static bool khist_kp_dyn_is_busy(struct khist_dynevent *d)
