@@ -291,9 +291,13 @@ static void one(const char *line)
 			/*
 			 * Like ftrace's, a caret may stand one past the
 			 * logged words, where a missing one would start
-			 * ("... if ^").
+			 * ("... if ^"). Type errors after dereferences go
+			 * further, as ftrace's do: the offset into the
+			 * braces plus the type's offset in the whole
+			 * argument ("+123456789(+123456789($f)):b99@0/8"),
+			 * less than twice the command's length.
 			 */
-			check(c.pos[i] <= strlen(c.cmd) + 1,
+			check(c.pos[i] <= 2 * strlen(c.cmd) + 1,
 			      "caret past the command", line);
 		}
 	}
