@@ -10,6 +10,7 @@
  *               people (show) or as OpenMetrics/Prometheus text (export)
  *   export.c    `khist export`: textfile and HTTP
  *   exec.c      `khist exec`: a tool run with khist as its tracing dir
+ *   sql.c       `khist sql`: libtracefs's SQL dialect as hist triggers
  */
 #ifndef _KHIST_TOOL_H
 #define _KHIST_TOOL_H
@@ -92,6 +93,7 @@ void kh_metrics_free(struct kh_metrics *m);
 int kh_cmd_check(int argc, char **argv);
 int kh_cmd_export(int argc, char **argv);
 int kh_cmd_exec(int argc, char **argv);
+int kh_cmd_sql(int argc, char **argv);
 int kh_write_cmd(const char *path, const char *cmd, const char *inst);
 int kh_export_hists(int n, char **events, const char *inst, bool openmetrics,
 		    struct kh_buf *out);

@@ -704,6 +704,8 @@ static const char kh_help[] =
 	"  watch [-n SECONDS] SYSTEM:EVENT   show, refreshed; q stops\n"
 	"  export [--textfile DIR | --listen ADDR] --hist SYSTEM:EVENT ...\n"
 	"                                    OpenMetrics text for Prometheus\n"
+	"  sql [-n NAME] [--dry-run] 'SELECT ...'\n"
+	"                                    libtracefs's SQL as hist triggers\n"
 	"  exec [--mount DIR] -- TOOL [ARGS]  run a tracing tool (trace-cmd, ...)\n"
 	"                                    with khist as its tracing directory\n"
 	"\n"
@@ -720,6 +722,7 @@ int main(int argc, char **argv)
 		{ "check", kh_cmd_check },   { "hist", kh_cmd_hist },
 		{ "show", kh_cmd_show },     { "watch", kh_cmd_watch },
 		{ "export", kh_cmd_export }, { "exec", kh_cmd_exec },
+		{ "sql", kh_cmd_sql },
 	};
 	unsigned int i;
 	int a = 1;
