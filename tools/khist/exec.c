@@ -55,8 +55,8 @@ static void kh_unescape(char *s)
 	char *d = s;
 
 	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
 			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
 				      (s[3] - '0'));
 			s += 4;
@@ -72,8 +72,7 @@ static void kh_unescape(char *s)
  * filesystem, its mount point and its filesystem type. Returns false on
  * a line of another shape.
  */
-static bool kh_mountinfo_line(char *line, char **root, char **mnt,
-			      char **type)
+static bool kh_mountinfo_line(char *line, char **root, char **mnt, char **type)
 {
 	char *save = NULL, *f[5], *sep;
 	int i;
@@ -117,7 +116,8 @@ static char *kh_mountinfo_find(const char *dir)
 			continue;
 		if (dir ? (!strcmp(type, "khist") && !strcmp(root, "/") &&
 			   !strcmp(mnt, dir)) :
-			  (!strcmp(type, "tracefs") || !strcmp(type, "debugfs"))) {
+			  (!strcmp(type, "tracefs") ||
+			   !strcmp(type, "debugfs"))) {
 			free(found);
 			found = kh_xstrdup(mnt);
 		}
@@ -219,8 +219,8 @@ static int kh_tracefs_decoy(const char *at)
 		return -1;
 	}
 	mfd = fsmount(fs, FSMOUNT_CLOEXEC,
-		      MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-			      MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+		      MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			      MOUNT_ATTR_NOEXEC);
 	close(fs);
 	if (mfd < 0) {
 		kh_err("exec: tracefs: fsmount: %s", strerror(errno));
@@ -234,7 +234,8 @@ static int kh_tracefs_decoy(const char *at)
 	}
 	close(mfd);
 	if (asprintf(&opts, "%s/options", at) >= 0)
-		dfd = open_tree(AT_FDCWD, opts, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+		dfd = open_tree(AT_FDCWD, opts,
+				OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	if (dfd < 0)
 		kh_err("exec: %s: %s", opts ? opts : at, strerror(errno));
 	free(opts);
@@ -269,8 +270,8 @@ static int kh_debug_dir(int kfd)
 		kh_err("exec: %s: %s", KH_EXEC_DEBUG, strerror(errno));
 		return -1;
 	}
-	tfd = open_tree(kfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-				    AT_EMPTY_PATH);
+	tfd = open_tree(kfd, "",
+			OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 	if (tfd < 0 || move_mount(tfd, "", AT_FDCWD, KH_EXEC_DEBUG "/tracing",
 				  MOVE_MOUNT_F_EMPTY_PATH)) {
 		kh_err("exec: %s/tracing: %s", KH_EXEC_DEBUG, strerror(errno));
@@ -320,8 +321,8 @@ static int kh_exec_setup(const char *src)
 	}
 	if (kh_tracefs_decoy(KH_EXEC_TRACING))
 		goto fail;
-	tfd = open_tree(kfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-				    AT_EMPTY_PATH);
+	tfd = open_tree(kfd, "",
+			OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 	if (tfd < 0 || move_mount(tfd, "", AT_FDCWD, KH_EXEC_TRACING,
 				  MOVE_MOUNT_F_EMPTY_PATH)) {
 		kh_err("exec: mounting khist at %s: %s", KH_EXEC_TRACING,
@@ -350,7 +351,8 @@ int kh_cmd_exec(int argc, char **argv)
 		if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		} else if (!strcmp(argv[i], "--help") ||
+			   !strcmp(argv[i], "-h")) {
 			fputs(kh_exec_help, stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "--mount") && i + 1 < argc) {

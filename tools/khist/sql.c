@@ -135,8 +135,8 @@ static int kh_sql_lex(struct kh_sql *q)
 		b = p;
 		if (!*p) {
 			t.kind = KT_END;
-		} else if (*p == '\\' && (isalpha((unsigned char)p[1]) ||
-					  p[1] == '_')) {
+		} else if (*p == '\\' &&
+			   (isalpha((unsigned char)p[1]) || p[1] == '_')) {
 			/* \from: a field named as a keyword. */
 			t.kind = KT_ID;
 			t.escaped = true;
@@ -158,11 +158,12 @@ static int kh_sql_lex(struct kh_sql *q)
 			while (*p && *p != quote)
 				p++;
 			if (!*p)
-				return kh_sql_fail(q, t.pos, "unterminated string");
+				return kh_sql_fail(q, t.pos,
+						   "unterminated string");
 			p++;
 		} else {
-			static const char *const two[] = { "==", "!=", "<=", ">=",
-							   "&&", "||" };
+			static const char *const two[] = { "==", "!=", "<=",
+							   ">=", "&&", "||" };
 			unsigned int k;
 
 			t.kind = KT_OP;
@@ -229,7 +230,7 @@ static bool kh_accept_op(struct kh_sql *q, const char *op)
 static bool kh_keyword(const struct kh_tok *t)
 {
 	static const char *const kws[] = { "select", "from", "join", "on",
-					   "where", "as", "and", "cast" };
+					   "where",  "as",   "and",  "cast" };
 	unsigned int k;
 
 	for (k = 0; k < sizeof(kws) / sizeof(kws[0]); k++)
@@ -288,10 +289,11 @@ static int kh_find_system(struct kh_sql *q, size_t at, const char *ev,
 	closedir(dir);
 	if (found == 1)
 		return 0;
-	return kh_sql_fail(q, at,
-			   found ? "event '%s' is in several systems: give system.%s" :
-				   "no event '%s'%.0s",
-			   ev, ev);
+	return kh_sql_fail(
+		q, at,
+		found ? "event '%s' is in several systems: give system.%s" :
+			"no event '%s'%.0s",
+		ev, ev);
 }
 
 static int kh_parse_event(struct kh_sql *q, struct kh_event *e)
@@ -351,14 +353,16 @@ static bool kh_field_of(const struct kh_event *e, const char *name,
 		while (ne > decl && isspace((unsigned char)ne[-1]))
 			ne--;
 		nm = ne;
-		while (nm > decl && (isalnum((unsigned char)nm[-1]) || nm[-1] == '_'))
+		while (nm > decl &&
+		       (isalnum((unsigned char)nm[-1]) || nm[-1] == '_'))
 			nm--;
 		if ((size_t)(ne - nm) != nlen || strncmp(nm, name, nlen))
 			continue;
 		memset(f, 0, sizeof(*f));
 		snprintf(f->type, sizeof(f->type), "%.*s", (int)(nm - decl),
 			 decl);
-		while (*f->type && isspace((unsigned char)f->type[strlen(f->type) - 1]))
+		while (*f->type &&
+		       isspace((unsigned char)f->type[strlen(f->type) - 1]))
 			f->type[strlen(f->type) - 1] = '\0';
 		if (br)
 			f->array = strtoul(br + 1, NULL, 10);
@@ -398,15 +402,17 @@ static int kh_parse_ref(struct kh_sql *q, struct kh_ref *r)
 		    !strcmp(parts[1], ev->ev)) {
 			r->ev = e;
 			k = 2;
-		} else if (n >= 2 && (!strcmp(parts[0], ev->ev) ||
-				      (*ev->alias && !strcmp(parts[0], ev->alias)))) {
+		} else if (n >= 2 &&
+			   (!strcmp(parts[0], ev->ev) ||
+			    (*ev->alias && !strcmp(parts[0], ev->alias)))) {
 			r->ev = e;
 			k = 1;
 		}
 	}
 	if (r->ev < 0) {
 		if (q->nev > 1)
-			return kh_sql_fail(q, at, "'%s': name the event (alias.field)",
+			return kh_sql_fail(q, at,
+					   "'%s': name the event (alias.field)",
 					   parts[0]);
 		r->ev = 0;
 	}
@@ -418,7 +424,8 @@ static int kh_parse_ref(struct kh_sql *q, struct kh_ref *r)
 	    !strcmp(name, "common_timestamp")) {
 		r->ts = true;
 		snprintf(r->name, sizeof(r->name), "common_timestamp%s",
-			 usecs || !strcmp(name, "TIMESTAMP_USECS") ? ".usecs" : "");
+			 usecs || !strcmp(name, "TIMESTAMP_USECS") ? ".usecs" :
+								     "");
 		return 0;
 	}
 	if (usecs)
@@ -454,7 +461,8 @@ static int kh_parse_item(struct kh_sql *q, struct kh_item *it)
 		if (kh_accept_op(q, "-")) {
 			t = kh_peek(q);
 			if (t->kind != KT_ID)
-				return kh_sql_fail(q, t->pos, "expected a type");
+				return kh_sql_fail(q, t->pos,
+						   "expected a type");
 			snprintf(it->cast + strlen(it->cast),
 				 sizeof(it->cast) - strlen(it->cast), "-%s",
 				 t->s);
@@ -469,8 +477,9 @@ static int kh_parse_item(struct kh_sql *q, struct kh_item *it)
 		if (kh_parse_ref(q, &it->a))
 			return -1;
 		it->kind = KI_FIELD;
-		if (kh_peek(q)->kind == KT_OP && (!strcmp(kh_peek(q)->s, "-") ||
-						  !strcmp(kh_peek(q)->s, "+"))) {
+		if (kh_peek(q)->kind == KT_OP &&
+		    (!strcmp(kh_peek(q)->s, "-") ||
+		     !strcmp(kh_peek(q)->s, "+"))) {
 			it->op = kh_peek(q)->s[0];
 			q->i++;
 			if (kh_parse_ref(q, &it->b))
@@ -486,7 +495,8 @@ static int kh_parse_item(struct kh_sql *q, struct kh_item *it)
 		struct kh_tok *t = kh_peek(q);
 
 		if (t->kind != KT_ID || kh_keyword(t))
-			return kh_sql_fail(q, t->pos, "expected a name after AS");
+			return kh_sql_fail(q, t->pos,
+					   "expected a name after AS");
 		snprintf(it->alias, sizeof(it->alias), "%s", t->s);
 		q->i++;
 	}
@@ -507,7 +517,8 @@ static int kh_sql_parse(struct kh_sql *q)
 		if (kh_accept_op(q, "(")) {
 			q->i--;
 			depth++;
-		} else if (kh_peek(q)->kind == KT_OP && !strcmp(kh_peek(q)->s, ")")) {
+		} else if (kh_peek(q)->kind == KT_OP &&
+			   !strcmp(kh_peek(q)->s, ")")) {
 			depth--;
 		} else if (!depth && kh_is_kw(kh_peek(q), "from")) {
 			break;
@@ -538,7 +549,9 @@ static int kh_sql_parse(struct kh_sql *q)
 			if (kh_parse_ref(q, &r))
 				return -1;
 			if (l.ev == r.ev || l.ts || r.ts)
-				return kh_sql_fail(q, at, "ON compares a field of each event");
+				return kh_sql_fail(
+					q, at,
+					"ON compares a field of each event");
 			q->on[q->non][l.ev] = l;
 			q->on[q->non][r.ev] = r;
 			q->non++;
@@ -559,7 +572,8 @@ static int kh_sql_parse(struct kh_sql *q)
 	q->i = items;
 	do {
 		if (q->nitem == KH_SQL_MAXITEM)
-			return kh_sql_fail(q, kh_peek(q)->pos, "too many fields");
+			return kh_sql_fail(q, kh_peek(q)->pos,
+					   "too many fields");
 		if (kh_parse_item(q, &q->item[q->nitem++]))
 			return -1;
 	} while (kh_accept_op(q, ","));
@@ -590,8 +604,9 @@ static int kh_sql_filter(struct kh_sql *q, int ev, struct kh_buf *out)
 				depth++;
 			else if (t->kind == KT_OP && !strcmp(t->s, ")"))
 				depth--;
-			else if (!depth && ((t->kind == KT_OP && !strcmp(t->s, "&&")) ||
-					    kh_is_kw(t, "and")))
+			else if (!depth &&
+				 ((t->kind == KT_OP && !strcmp(t->s, "&&")) ||
+				  kh_is_kw(t, "and")))
 				break;
 		}
 		/* The term's text, its field references resolved. */
@@ -607,11 +622,15 @@ static int kh_sql_filter(struct kh_sql *q, int ev, struct kh_buf *out)
 				}
 				if (r.ts) {
 					kh_buf_free(&term);
-					return kh_sql_fail(q, t->pos, "a timestamp cannot be filtered on");
+					return kh_sql_fail(
+						q, t->pos,
+						"a timestamp cannot be filtered on");
 				}
 				if (which >= 0 && which != r.ev) {
 					kh_buf_free(&term);
-					return kh_sql_fail(q, t->pos, "a filter term names both events: only && may join the events' filters");
+					return kh_sql_fail(
+						q, t->pos,
+						"a filter term names both events: only && may join the events' filters");
 				}
 				which = r.ev;
 				kh_buf_printf(&term, "%s", r.name);
@@ -633,10 +652,12 @@ static int kh_sql_filter(struct kh_sql *q, int ev, struct kh_buf *out)
 		}
 		if (which < 0) {
 			kh_buf_free(&term);
-			return kh_sql_fail(q, q->t[start].pos, "a filter term without a field");
+			return kh_sql_fail(q, q->t[start].pos,
+					   "a filter term without a field");
 		}
 		if (which == ev && term.s)
-			kh_buf_printf(out, "%s%s", out->len ? "&&" : "", term.s);
+			kh_buf_printf(out, "%s%s", out->len ? "&&" : "",
+				      term.s);
 		kh_buf_free(&term);
 		if (i < q->where_end)
 			i++;
@@ -668,11 +689,16 @@ static const char *kh_cast_suffix(const char *c)
 	static const struct {
 		const char *cast, *suffix;
 	} map[] = {
-		{ "hex", ".hex" },	       { "sym", ".sym" },
-		{ "sym-offset", ".sym-offset" }, { "syscall", ".syscall" },
-		{ "execname", ".execname" },   { "comm", ".execname" },
-		{ "log", ".log2" },	       { "log2", ".log2" },
-		{ "_counter_", "" },	       { "__counter__", "" },
+		{ "hex", ".hex" },
+		{ "sym", ".sym" },
+		{ "sym-offset", ".sym-offset" },
+		{ "syscall", ".syscall" },
+		{ "execname", ".execname" },
+		{ "comm", ".execname" },
+		{ "log", ".log2" },
+		{ "log2", ".log2" },
+		{ "_counter_", "" },
+		{ "__counter__", "" },
 	};
 	unsigned int i;
 
@@ -757,7 +783,8 @@ static int kh_sql_synth(struct kh_sql *q, const char *name, struct kh_buf *def,
 			if (it->a.ev == 1) {
 				/* An end field: a variable of the end event. */
 				snprintf(var, sizeof(var), "__%s_%d_%d",
-					 *it->alias ? it->alias : "arg", pid, ++n);
+					 *it->alias ? it->alias : "arg", pid,
+					 ++n);
 				kh_buf_printf(&ev, "%s%s=%s", ev.len ? "," : "",
 					      var, it->a.name);
 			} else {
