@@ -257,7 +257,7 @@ static int kh_tracefs_decoy(const char *at)
 }
 
 /* /sys/kernel/debug: an empty read-only tmpfs, with khist at tracing/. */
-static int kh_debug_dir(int kfd)
+static int kh_debug_dir(void)
 {
 	struct stat st;
 	int tfd;
@@ -270,8 +270,8 @@ static int kh_debug_dir(int kfd)
 		kh_err("exec: %s: %s", KH_EXEC_DEBUG, strerror(errno));
 		return -1;
 	}
-	tfd = open_tree(kfd, "",
-			OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	tfd = open_tree(AT_FDCWD, KH_EXEC_TRACING,
+			OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	if (tfd < 0 || move_mount(tfd, "", AT_FDCWD, KH_EXEC_DEBUG "/tracing",
 				  MOVE_MOUNT_F_EMPTY_PATH)) {
 		kh_err("exec: %s/tracing: %s", KH_EXEC_DEBUG, strerror(errno));
@@ -295,7 +295,7 @@ static int kh_debug_dir(int kfd)
 static int kh_exec_setup(const char *src)
 {
 	struct stat st;
-	int kfd, tfd;
+	int kfd;
 
 	if (unshare(CLONE_NEWNS)) {
 		kh_err("exec: unshare(CLONE_NEWNS): %s%s", strerror(errno),
@@ -321,18 +321,14 @@ static int kh_exec_setup(const char *src)
 	}
 	if (kh_tracefs_decoy(KH_EXEC_TRACING))
 		goto fail;
-	tfd = open_tree(kfd, "",
-			OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-	if (tfd < 0 || move_mount(tfd, "", AT_FDCWD, KH_EXEC_TRACING,
-				  MOVE_MOUNT_F_EMPTY_PATH)) {
+	/* The clone itself goes there: a detached mount is not cloned again. */
+	if (move_mount(kfd, "", AT_FDCWD, KH_EXEC_TRACING,
+		       MOVE_MOUNT_F_EMPTY_PATH)) {
 		kh_err("exec: mounting khist at %s: %s", KH_EXEC_TRACING,
 		       strerror(errno));
-		if (tfd >= 0)
-			close(tfd);
 		goto fail;
 	}
-	close(tfd);
-	if (kh_debug_dir(kfd))
+	if (kh_debug_dir())
 		goto fail;
 	close(kfd);
 	return 0;
