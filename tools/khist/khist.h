@@ -9,6 +9,8 @@
  *   histtext.c  a `hist` file's text parsed into tables, rendered for
  *               people (show) or as OpenMetrics/Prometheus text (export)
  *   export.c    `khist export`: textfile and HTTP
+ *   exec.c      `khist exec`: a tool run with khist as its tracing dir
+ *   sql.c       `khist sql`: libtracefs's SQL dialect as hist triggers
  */
 #ifndef _KHIST_TOOL_H
 #define _KHIST_TOOL_H
@@ -37,6 +39,7 @@ char *kh_read_file(const char *path, size_t *len);
 
 /* The mounted khist filesystem (--root, $KHIST_ROOT, /proc/mounts). */
 const char *kh_root(void);
+const char *kh_root_given(void);
 int kh_event_split(const char *arg, char *sys, size_t syssz, char *ev,
 		   size_t evsz);
 char *kh_event_path(const char *inst, const char *sys, const char *ev,
@@ -89,6 +92,9 @@ void kh_metrics_free(struct kh_metrics *m);
 
 int kh_cmd_check(int argc, char **argv);
 int kh_cmd_export(int argc, char **argv);
+int kh_cmd_exec(int argc, char **argv);
+int kh_cmd_sql(int argc, char **argv);
+int kh_write_cmd(const char *path, const char *cmd, const char *inst);
 int kh_export_hists(int n, char **events, const char *inst, bool openmetrics,
 		    struct kh_buf *out);
 int kh_format_fields(const char *text, FILE *out);

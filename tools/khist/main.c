@@ -98,6 +98,19 @@ char *kh_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/**
+ * kh_root_given() - the filesystem the user named: --root, else
+ * $KHIST_ROOT
+ *
+ * Return: the directory, or NULL when neither is given.
+ */
+const char *kh_root_given(void)
+{
+	const char *r = kh_root_opt ? kh_root_opt : getenv("KHIST_ROOT");
+
+	return r && *r ? r : NULL;
+}
+
 /* The first khist mount of /proc/mounts. */
 static char *kh_find_mount(void)
 {
@@ -132,8 +145,8 @@ const char *kh_root(void)
 
 	if (root)
 		return root;
-	root = kh_root_opt ? kh_root_opt : getenv("KHIST_ROOT");
-	if (!root || !*root) {
+	root = kh_root_given();
+	if (!root) {
 		root = kh_find_mount();
 		if (!root) {
 			kh_err("khist is not mounted (mount -t khist nodev /sys/kernel/khist, or give --root DIR)");
@@ -346,8 +359,15 @@ static char *kh_errlog_path(const char *inst)
 	return r < 0 ? NULL : p;
 }
 
-/* Write @cmd to @path; on failure say why, with error_log's last entry. */
-static int kh_write_trigger(const char *path, const char *cmd, const char *inst)
+/**
+ * kh_write_cmd() - write a command to one of khist's files
+ * @path: the file (a trigger file, dynamic_events, ...)
+ * @cmd:  the command
+ * @inst: the instance whose error_log tells why a write failed, or NULL
+ *
+ * Return: 0, or 1 after saying why, with error_log's last entry.
+ */
+int kh_write_cmd(const char *path, const char *cmd, const char *inst)
 {
 	char *elog = kh_errlog_path(inst), *before, *after;
 	int fd, e = 0;
@@ -457,7 +477,7 @@ static int kh_cmd_hist(int argc, char **argv)
 		       strerror(errno));
 		ret = 1;
 	} else {
-		ret = kh_write_trigger(path, cmd, inst);
+		ret = kh_write_cmd(path, cmd, inst);
 	}
 	free(path);
 	free(cmd);
@@ -684,6 +704,10 @@ static const char kh_help[] =
 	"  watch [-n SECONDS] SYSTEM:EVENT   show, refreshed; q stops\n"
 	"  export [--textfile DIR | --listen ADDR] --hist SYSTEM:EVENT ...\n"
 	"                                    OpenMetrics text for Prometheus\n"
+	"  sql [-n NAME] [--dry-run] 'SELECT ...'\n"
+	"                                    libtracefs's SQL as hist triggers\n"
+	"  exec [--mount DIR] -- TOOL [ARGS]  run a tracing tool (trace-cmd, ...)\n"
+	"                                    with khist as its tracing directory\n"
 	"\n"
 	"khist COMMAND --help tells more. The filesystem is --root DIR, else\n"
 	"$KHIST_ROOT, else the first khist mount of /proc/mounts.\n";
@@ -697,7 +721,8 @@ int main(int argc, char **argv)
 		{ "list", kh_cmd_list },     { "fields", kh_cmd_fields },
 		{ "check", kh_cmd_check },   { "hist", kh_cmd_hist },
 		{ "show", kh_cmd_show },     { "watch", kh_cmd_watch },
-		{ "export", kh_cmd_export },
+		{ "export", kh_cmd_export }, { "exec", kh_cmd_exec },
+		{ "sql", kh_cmd_sql },
 	};
 	unsigned int i;
 	int a = 1;

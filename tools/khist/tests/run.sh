@@ -192,5 +192,114 @@ $K check $F 'hist:keys=next_pid.log2:vals=prev_prio' > "$work/got" &&
 	grep -q '^hist:keys=next_pid.log2:vals=hitcount,prev_prio' "$work/got" &&
 	ok "check: an accepted trigger is listed" || notok "check: an accepted trigger is listed" "$work/got"
 
+# ---- sql: libtracefs's SQL on the captured sched_switch format ---------------
+for e in sched_switch switch2; do
+	mkdir -p "$root/events/cap/$e"
+	cp "$here/data/sched_switch.format" "$root/events/cap/$e/format"
+	: > "$root/events/cap/$e/trigger"
+done
+: > "$root/dynamic_events"
+Q="SELECT CAST(next_pid AS hex), CAST(prev_prio AS _COUNTER_) FROM sched_switch WHERE prev_pid > 0"
+$K sql --dry-run "$Q" > "$work/got" 2> "$work/err" || notok "sql --dry-run: exit status" "$work/err"
+echo "echo 'hist:keys=next_pid.hex:vals=prev_prio if prev_pid > 0' > $root/events/cap/sched_switch/trigger" > "$work/want"
+same "sql: a hist: keys, CAST modifier, _COUNTER_ value, filter" "$work/want" "$work/got"
+[ ! -s "$root/events/cap/sched_switch/trigger" ] && ok "sql --dry-run writes nothing" ||
+	notok "sql --dry-run writes nothing" "$root/events/cap/sched_switch/trigger"
+# A JOIN: three commands; every $variable the end trigger reads is
+# defined by one of the two triggers, the synthetic event's arguments
+# are the end trigger's variables, one per field, in order.
+Q='SELECT a.prev_comm, b.prev_prio AS pp, (b.TIMESTAMP_USECS - a.TIMESTAMP_USECS) AS lat FROM cap.sched_switch AS a JOIN switch2 AS b ON a.next_pid = b.prev_pid WHERE a.prev_prio < 100 AND b.next_comm ~ "s*"'
+$K sql -n kx "$Q" > "$work/cmds" 2> "$work/err" || notok "sql JOIN: exit status" "$work/err"
+sed -n "s/^echo '\(.*\)' >> .*/\1/p" "$work/cmds" > "$work/lines"
+if [ "$(wc -l < "$work/lines")" -eq 3 ] &&
+	grep -qx "s:kx char prev_comm\[16\]; s32 pp; u64 lat;" "$work/lines"; then
+	ok "sql JOIN: the synthetic event's fields and types"
+else
+	notok "sql JOIN: the synthetic event's fields and types" "$work/cmds"
+fi
+awk -F"'" 'NR == 2 { st = $2 } NR == 3 { en = $2 }
+	END {
+		n = split(st en, t, /[:,]/)
+		for (i = 1; i <= n; i++) if (t[i] ~ /^__[a-z_]+_[0-9]+_[0-9]+=/) { v = t[i]; sub(/=.*/, "", v); def[v] = 1 }
+		s = en; while (match(s, /\$__[a-z_]+_[0-9]+_[0-9]+/)) {
+			v = substr(s, RSTART + 1, RLENGTH - 1); if (!(v in def)) print "undefined", v
+			s = substr(s, RSTART + RLENGTH) }
+		if (!match(en, /\.trace\(kx,[^)]*\)/)) print "no trace()"
+		a = substr(en, RSTART + 10, RLENGTH - 11); print split(a, x, ",") " args"
+	}' "$work/cmds" > "$work/got"
+echo "3 args" > "$work/want"
+same "sql JOIN: variables defined, one argument per field" "$work/want" "$work/got"
+grep -q "^hist:keys=next_pid:.* if prev_prio < 100\$" "$work/lines" &&
+	grep -q '^hist:keys=prev_pid:.*onmatch(cap.sched_switch).trace(kx,.* if next_comm~"s\*"$' "$work/lines" &&
+	ok "sql JOIN: keys from ON, each event its own filter" ||
+	notok "sql JOIN: keys from ON, each event its own filter" "$work/cmds"
+# Installed (no --dry-run): each file got its command, in order.
+sed -n 1p "$work/lines" | tr -d '\n' > "$work/want"
+same "sql JOIN: dynamic_events written" "$work/want" "$root/dynamic_events"
+sed -n 2p "$work/lines" | tr -d '\n' > "$work/want"
+same "sql JOIN: start trigger written" "$work/want" "$root/events/cap/sched_switch/trigger"
+sed -n 3p "$work/lines" | tr -d '\n' > "$work/want"
+same "sql JOIN: end trigger written" "$work/want" "$root/events/cap/switch2/trigger"
+# Refusals: one "khist: sql:" line, the query, a caret under the cause,
+# nothing on stdout.
+sqlerr() { # WHAT QUERY WORD MESSAGE
+	if $K sql --dry-run "$2" > "$work/out" 2> "$work/err"; then
+		notok "sql refuses $1" "$work/out"
+		return
+	fi
+	col=$(awk -v w="$3" 'NR == 2 { print index($0, w) } ' "$work/err")
+	car=$(awk 'NR == 3 { print index($0, "^") }' "$work/err")
+	if [ ! -s "$work/out" ] && grep -q "^khist: sql: $4" "$work/err" &&
+		[ "$col" -gt 0 ] && [ "$col" = "$car" ]; then
+		ok "sql refuses $1"
+	else
+		notok "sql refuses $1" "$work/err"
+	fi
+}
+sqlerr "an unknown field" "SELECT nosuch FROM sched_switch" nosuch "field 'nosuch' is not part"
+sqlerr "an unknown event" "SELECT a FROM nosuch_ev" nosuch_ev "no event 'nosuch_ev'"
+sqlerr "an OR across events" 'SELECT a.prev_pid FROM sched_switch AS a JOIN switch2 AS b ON a.next_pid = b.prev_pid WHERE a.prev_prio < 1 || b.prev_prio > 2' "b.prev_prio >" "a filter term names both"
+sqlerr "an unqualified field in a JOIN" 'SELECT prev_pid FROM sched_switch AS a JOIN switch2 AS b ON a.next_pid = b.prev_pid' prev_pid "'prev_pid': name the event"
+sqlerr "what follows the query" "SELECT prev_pid FROM sched_switch JUNK" JUNK "unexpected 'JUNK'"
+if $K sql --dry-run 'SELECT (b.prev_prio - a.prev_prio) FROM sched_switch AS a JOIN switch2 AS b ON a.next_pid = b.prev_pid' 2> "$work/err" ||
+	! grep -q "name a calculation with AS" "$work/err"; then
+	notok "sql refuses an unnamed calculation" "$work/err"
+else
+	ok "sql refuses an unnamed calculation"
+fi
+$K sql -n 'bad name' "$Q" 2> "$work/err" && notok "sql -n with a space accepted" ||
+	ok "sql -n: a name is checked"
+
+# ---- exec: what is refused before any namespace is made ----------------------
+excheck() { # WHAT PATTERN ARGS...
+	w=$1 p=$2
+	shift 2
+	if "$@" > "$work/out" 2> "$work/err"; then
+		notok "exec: $w: exit status 0" "$work/out"
+	elif [ "$(wc -l < "$work/err")" -eq 1 ] && grep -q "^khist: exec: $p" "$work/err" &&
+		[ ! -s "$work/out" ]; then
+		ok "exec: $w"
+	else
+		notok "exec: $w" "$work/err" "$work/out"
+	fi
+}
+excheck "no tool" "give the tool" $bin exec
+excheck "no tool after --" "give the tool" $bin exec --mount /tmp --
+excheck "a bad option" "bad option '--nosuch'" $bin exec --nosuch -- echo hi
+$bin exec --help | grep -q '^usage: khist exec' && ok "exec --help" || notok "exec --help"
+if [ "$(id -u)" = 0 ]; then
+	# Not khist: a directory of another filesystem, by --mount, --root
+	# or $KHIST_ROOT; the tool does not run (it would print "ran").
+	excheck "--mount of another filesystem" "$root: not a khist mount" $bin exec --mount "$root" -- echo ran
+	excheck "--root of another filesystem" "$root: not a khist mount" $bin --root "$root" exec -- echo ran
+	excheck "KHIST_ROOT of another filesystem" "$root: not a khist mount" env KHIST_ROOT="$root" $bin exec -- echo ran
+	excheck "--mount of nothing" "$work/nosuch: No such file" $bin exec --mount "$work/nosuch" -- echo ran
+	if command -v setpriv > /dev/null; then
+		excheck "not root" "needs root" setpriv --reuid 65534 --regid 65534 --clear-groups $bin exec -- echo ran
+	fi
+else
+	excheck "not root" "needs root" $bin exec -- echo ran
+fi
+
 echo "1..$n"
 exit $rc
