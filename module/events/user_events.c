@@ -51,6 +51,7 @@
 #include "events/events.h"
 #include "events/user_events.h"
 #include "mem/fault.h"
+#include "mem/mem.h"
 
 /* Most payload bytes one write may carry: the record must fit a page. */
 #define KHIST_UE_PAYLOAD_MAX (KHIST_REC_MAX - sizeof(struct khist_common_hdr))
@@ -69,6 +70,7 @@
  * @persist: stays without users until deleted
  * @dead:    taken out of khist
  * @multi:   registered with USER_EVENT_REG_MULTI_FORMAT
+ * @charged: bytes charged to mem_limit_kb for it
  */
 struct khist_ue_event {
 	struct khist_event_def kdef;
@@ -81,6 +83,7 @@ struct khist_ue_event {
 	bool persist;
 	bool dead;
 	bool multi;
+	size_t charged;
 };
 
 /**
@@ -205,6 +208,7 @@ static void khist_ue_release(struct kref *kref)
 	struct khist_ue_event *ue =
 		container_of(kref, struct khist_ue_event, kref);
 
+	khist_mem_uncharge(ue->charged);
 	khist_ue_def_free(ue->def);
 	kfree(ue->tp_name);
 	kfree(ue->descs);
@@ -329,6 +333,7 @@ static void khist_ue_enabler_free(struct khist_ue_enabler *en)
 	raw_spin_unlock(&khist_ue_lock);
 	khist_ue_put_user(en->ue);
 	kfree(en);
+	khist_mem_uncharge(sizeof(*en));
 }
 
 static void khist_ue_probes(bool on);
@@ -345,6 +350,7 @@ static void khist_ue_mm_free(struct khist_ue_mm *umm)
 	raw_spin_unlock(&khist_ue_lock);
 	mmdrop(umm->mm);
 	kfree(umm);
+	khist_mem_uncharge(sizeof(*umm));
 	/* No registration left: forks, exits and execs cost nothing again. */
 	if (list_empty(&khist_ue_mms))
 		khist_ue_probes(false);
@@ -361,16 +367,23 @@ static struct khist_ue_mm *khist_ue_mm_find(struct mm_struct *mm)
 	return NULL;
 }
 
-/* ... created when missing (the reference to @mm is taken). Mutex held. */
+/*
+ * ... created when missing (the reference to @mm is taken): an ERR_PTR()
+ * of -ENOSPC (mem_limit_kb) or -ENOMEM when it cannot be. Mutex held.
+ */
 static struct khist_ue_mm *khist_ue_mm_get(struct mm_struct *mm)
 {
 	struct khist_ue_mm *umm = khist_ue_mm_find(mm);
 
 	if (umm)
 		return umm;
+	if (khist_mem_charge(sizeof(*umm)))
+		return ERR_PTR(-ENOSPC);
 	umm = khist_kzalloc(sizeof(*umm), GFP_KERNEL);
-	if (!umm)
-		return NULL;
+	if (!umm) {
+		khist_mem_uncharge(sizeof(*umm));
+		return ERR_PTR(-ENOMEM);
+	}
 	mmgrab(mm);
 	umm->mm = mm;
 	INIT_LIST_HEAD(&umm->enablers);
@@ -387,10 +400,15 @@ static int khist_ue_enabler_add(struct khist_ue_mm *umm,
 				struct khist_ue_event *ue, unsigned long addr,
 				u8 bit, u8 size)
 {
-	struct khist_ue_enabler *en = khist_kzalloc(sizeof(*en), GFP_KERNEL);
+	struct khist_ue_enabler *en;
 
-	if (!en)
+	if (khist_mem_charge(sizeof(*en)))
+		return -ENOSPC;
+	en = khist_kzalloc(sizeof(*en), GFP_KERNEL);
+	if (!en) {
+		khist_mem_uncharge(sizeof(*en));
 		return -ENOMEM;
+	}
 	en->ue = ue;
 	en->addr = addr;
 	en->bit = bit;
@@ -456,8 +474,9 @@ static void khist_ue_fork_copy(const struct khist_ue_fork *f)
 
 	if (!from || !atomic_read(&f->child->mm_users))
 		return;
+	/* Past mem_limit_kb, the child misses what is not copied. */
 	to = khist_ue_mm_get(f->child);
-	if (!to)
+	if (IS_ERR(to))
 		return;
 	list_for_each_entry(en, &from->enablers, node) {
 		if (khist_ue_enabler_find(to, en->addr, en->bit))
@@ -824,14 +843,26 @@ static struct khist_ue_event *khist_ue_create(struct khist_ue_def *def,
 {
 	struct khist_ue_event *ue;
 	unsigned int i;
+	size_t charge;
 	char *fmt;
 	int ret, len;
 
+	/* Everything below, charged first: the multi-format name at most. */
+	len = khist_ue_print_fmt(def, NULL, 0);
+	charge = sizeof(*ue) + def->size + len + 1 +
+		 max(def->nr_fields, 1U) * sizeof(*ue->descs) +
+		 (multi ? strlen(def->name) + 18 : 0);
+	if (khist_mem_charge(charge)) {
+		khist_ue_def_free(def);
+		return ERR_PTR(-ENOSPC);
+	}
 	ue = khist_kzalloc(sizeof(*ue), GFP_KERNEL);
 	if (!ue) {
+		khist_mem_uncharge(charge);
 		khist_ue_def_free(def);
 		return ERR_PTR(-ENOMEM);
 	}
+	ue->charged = charge;
 	ue->def = def;
 	ue->multi = multi;
 	kref_init(&ue->kref);
@@ -848,7 +879,6 @@ static struct khist_ue_event *khist_ue_create(struct khist_ue_def *def,
 	}
 	ue->descs = khist_kcalloc(max(def->nr_fields, 1U), sizeof(*ue->descs),
 				  GFP_KERNEL);
-	len = khist_ue_print_fmt(def, NULL, 0);
 	fmt = khist_kmalloc(len + 1, GFP_KERNEL);
 	ue->kdef.print_fmt = fmt;
 	if (!ue->descs || !fmt)
@@ -936,6 +966,8 @@ void khist_ue_file_free(struct khist_ue_file *uf)
 	}
 	mutex_unlock(&khist_event_mutex);
 	/* No write is running: the file is being released. */
+	if (refs)
+		khist_mem_uncharge(struct_size(refs, ev, refs->count));
 	kfree(refs);
 	kfree(uf);
 }
@@ -953,9 +985,14 @@ static int khist_ue_file_index(struct khist_ue_file *uf,
 	for (i = 0; i < n; i++)
 		if (old->ev[i] == ue)
 			return i;
+	/* The table is charged: n + 1 entries instead of n. */
+	if (khist_mem_charge(struct_size(new, ev, n + 1)))
+		return -ENOSPC;
 	new = khist_kmalloc(struct_size(new, ev, n + 1), GFP_KERNEL);
-	if (!new)
+	if (!new) {
+		khist_mem_uncharge(struct_size(new, ev, n + 1));
 		return -ENOMEM;
+	}
 	new->count = n + 1;
 	if (n)
 		memcpy(new->ev, old->ev, n * sizeof(new->ev[0]));
@@ -963,8 +1000,10 @@ static int khist_ue_file_index(struct khist_ue_file *uf,
 	ue->users++;
 	kref_get(&ue->kref);
 	rcu_assign_pointer(uf->refs, new);
-	if (old)
+	if (old) {
 		kfree_rcu(old, rcu);
+		khist_mem_uncharge(struct_size(old, ev, n));
+	}
 	return n;
 }
 
@@ -980,22 +1019,23 @@ static int khist_ue_bit_add(struct khist_ue_event *ue,
 	int ret;
 
 	umm = khist_ue_mm_get(current->mm);
-	if (!umm)
-		return -ENOMEM;
+	if (IS_ERR(umm))
+		return PTR_ERR(umm);
 	ret = khist_ue_enabler_add(umm, ue, reg->enable_addr, reg->enable_bit,
 				   reg->enable_size);
 	if (!ret) {
 		en = list_last_entry(&umm->enablers, struct khist_ue_enabler,
 				     node);
-		ret = khist_ue_bit_write(umm->mm, en,
-					 READ_ONCE(ue->kdef.active));
 		/* Not a writable word of the caller's: refused. */
-		if (ret)
+		if (khist_ue_bit_write(umm->mm, en,
+				       READ_ONCE(ue->kdef.active))) {
 			khist_ue_enabler_free(en);
+			ret = -EFAULT;
+		}
 	}
 	if (list_empty(&umm->enablers))
 		khist_ue_mm_free(umm);
-	return ret ? -EFAULT : 0;
+	return ret;
 }
 
 /* Read and check a struct user_reg, the kernel's way. */
@@ -1035,8 +1075,9 @@ static int khist_ue_reg_get(struct user_reg __user *ureg, struct user_reg *reg)
  * @ureg: the user's struct user_reg
  *
  * Context: process context; takes khist_event_mutex.
- * Return: 0, -EINVAL, -E2BIG, -EFAULT, -EPERM, -EADDRINUSE (the name has
- * other fields, or the bit is registered already), -ENOMEM.
+ * Return: 0, -EINVAL, -E2BIG, -EFAULT, -EPERM, -ENOSPC (mem_limit_kb),
+ * -EADDRINUSE (the name has other fields, or the bit is registered
+ * already), -ENOMEM.
  */
 long khist_ue_ioctl_reg(struct khist_ue_file *uf, struct user_reg __user *ureg)
 {

@@ -361,7 +361,7 @@ static int forksync(char **argv)
 
 static int multi(int argc, char **argv)
 {
-	static volatile unsigned long long word;
+	static unsigned long long word;
 	unsigned int flags = strtoul(argv[3], NULL, 0);
 	struct user_reg reg;
 	int i, d = data_open(argv[2]);
