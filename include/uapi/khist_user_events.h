@@ -16,7 +16,7 @@
 
 /* The system registered events appear under: events/user_events/. */
 #define USER_EVENTS_SYSTEM "user_events"
-/* The system of USER_EVENT_REG_MULTI_FORMAT events (not provided). */
+/* The system of USER_EVENT_REG_MULTI_FORMAT events: <name>.<hex id>. */
 #define USER_EVENTS_MULTI_SYSTEM "user_events_multi"
 /* What the kernel prefixes to the names of its user_events. */
 #define USER_EVENTS_PREFIX "u:"
@@ -34,7 +34,7 @@
  *                               registration goes (needs CAP_PERFMON);
  *                               remove it with DIAG_IOCSDEL or "!u:name"
  * @USER_EVENT_REG_MULTI_FORMAT: one event per distinct format under
- *                               user_events_multi/ (khist: EINVAL)
+ *                               user_events_multi/<name>.<hex id>
  * @USER_EVENT_REG_MAX:          the first value that is not a flag
  */
 enum user_reg_flag {

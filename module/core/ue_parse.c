@@ -204,6 +204,7 @@ int khist_ue_parse(const char *cmd, unsigned int max_size,
 {
 	unsigned int len, nr = 1, off = 8, i;
 	struct khist_ue_def *def;
+	size_t size;
 	char *buf, *strs, *p, *piece, *name;
 	int ret;
 
@@ -212,10 +213,11 @@ int khist_ue_parse(const char *cmd, unsigned int max_size,
 		return -E2BIG;
 	for (i = 0; i < len; i++)
 		nr += cmd[i] == ';';
-	def = kzalloc(sizeof(*def) + nr * sizeof(*def->fields) + 2 * len + 16,
-		      GFP_KERNEL);
+	size = sizeof(*def) + nr * sizeof(*def->fields) + 2 * len + 16;
+	def = kzalloc(size, GFP_KERNEL);
 	if (!def)
 		return -ENOMEM;
+	def->size = size;
 	def->fields = (struct khist_ue_field *)(def + 1);
 	buf = (char *)(def->fields + nr);
 	strs = buf + len + 1;

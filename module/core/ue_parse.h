@@ -59,6 +59,7 @@ struct khist_ue_field {
  * @nr_locs:    fields with a locator
  * @fixed_size: bytes of the fixed part, the 8-byte header included
  * @fields:     the fields, in order
+ * @size:       bytes of the allocation (what its owner charges)
  *
  * One allocation holds it all: free with khist_ue_def_free().
  */
@@ -68,6 +69,7 @@ struct khist_ue_def {
 	unsigned int nr_locs;
 	unsigned int fixed_size;
 	struct khist_ue_field *fields;
+	size_t size;
 };
 
 int khist_ue_parse(const char *cmd, unsigned int max_size,

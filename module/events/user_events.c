@@ -9,7 +9,7 @@
  * registered bits - and is removed when the last one goes, unless it is
  * persistent (USER_EVENT_REG_PERSIST, u: lines) or still attached (enabled
  * or triggered: then when it is detached). Its memory is reference
- * counted apart (a fork waiting to be copied holds it).
+ * counted apart (the open files' tables hold it).
  *
  * Enable bits: each registration is a (process memory, address, bit) kept
  * on that memory's list (struct khist_ue_mm, holding the mm_struct with
@@ -20,10 +20,12 @@
  * fork) and the word changed with an atomic or/and-not, so that the
  * program's own updates of other bits are not lost. A fork copies the
  * parent's registrations to the child (as the kernel does since 6.4): a
- * probe on sched_process_fork queues the (parent, child) pair without
- * allocating, and a work item copies them. Memory whose last user is gone
- * (exit, exec) is dropped by the same work item, queued from probes on
- * sched_process_exit and sched_process_exec, or found when it is next
+ * probe on sched_process_fork takes a slot for the (parent, child) pair
+ * without allocating and queues a task work on each side; the first to
+ * run copies them, so the copy is there before the child's first
+ * instruction and before fork() returns to the parent. Memory whose last
+ * user is gone (exit, exec) is dropped by a work item, queued from probes
+ * on sched_process_exit and sched_process_exec, or found when it is next
  * written to.
  *
  * Writes: the 4-byte index, then the payload, copied with page faults
@@ -33,11 +35,13 @@
  * outside what it sent.
  */
 #include <linux/capability.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -47,32 +51,39 @@
 #include "events/events.h"
 #include "events/user_events.h"
 #include "mem/fault.h"
+#include "mem/mem.h"
 
 /* Most payload bytes one write may carry: the record must fit a page. */
 #define KHIST_UE_PAYLOAD_MAX (KHIST_REC_MAX - sizeof(struct khist_common_hdr))
-/* Forks waiting for their registrations to be copied. */
+/* Forks whose registrations are being copied, at most. */
 #define KHIST_UE_FORKS 256
 
 /**
  * struct khist_ue_event - one user-space event
- * @kdef:    its khist definition (system user_events)
+ * @kdef:    its khist definition (system user_events, or user_events_multi)
  * @dyn:     its entry in the dynamic events list
- * @def:     the parsed command
+ * @def:     the parsed command (@def->name: the name it was registered as)
+ * @tp_name: the name of a multi-format event in khist, "name.<id>"
  * @descs:   the field table of @kdef
  * @kref:    references to the memory
  * @users:   registered bits and open files' entries (mutex)
  * @persist: stays without users until deleted
  * @dead:    taken out of khist
+ * @multi:   registered with USER_EVENT_REG_MULTI_FORMAT
+ * @charged: bytes charged to mem_limit_kb for it
  */
 struct khist_ue_event {
 	struct khist_event_def kdef;
 	struct khist_dynevent dyn;
 	struct khist_ue_def *def;
+	char *tp_name;
 	struct khist_field_desc *descs;
 	struct kref kref;
 	int users;
 	bool persist;
 	bool dead;
+	bool multi;
+	size_t charged;
 };
 
 /**
@@ -123,10 +134,22 @@ struct khist_ue_file {
 	struct khist_ue_refs __rcu *refs;
 };
 
-/* A fork to copy registrations for: both memories mmgrab()ed. */
+/**
+ * struct khist_ue_fork - a fork whose registrations are to be copied
+ * @parent:   the parent's memory (mmgrab())
+ * @child:    the child's (mmgrab())
+ * @to_child: task work of the child, run before its first instruction
+ * @to_parent: task work of the parent, run before fork() returns to it
+ * @refs:     task works still to run (khist_ue_lock); 0: the slot is free
+ * @done:     the copy is made (mutex)
+ */
 struct khist_ue_fork {
 	struct mm_struct *parent;
 	struct mm_struct *child;
+	struct callback_head to_child;
+	struct callback_head to_parent;
+	unsigned int refs;
+	bool done;
 };
 
 /*
@@ -136,6 +159,7 @@ struct khist_ue_fork {
 static LIST_HEAD(khist_ue_mms);
 static DEFINE_RAW_SPINLOCK(khist_ue_lock);
 static struct khist_ue_fork khist_ue_forks[KHIST_UE_FORKS];
+/* Slots in use (khist_ue_lock); module exit waits for 0. */
 static unsigned int khist_ue_nr_forks;
 static unsigned long khist_ue_forks_lost;
 static void khist_ue_work_fn(struct work_struct *work);
@@ -145,21 +169,37 @@ static bool khist_ue_probes_on;
 /* Module exit has begun: the probes are never registered again. */
 static bool khist_ue_exiting;
 static char __percpu *khist_ue_scratch;
+/* The id of the next multi-format event's name (mutex). */
+static u64 khist_ue_multi_id;
 
 static struct khist_ue_event *khist_ue_of(struct khist_dynevent *dyn)
 {
 	return container_of(dyn, struct khist_ue_event, dyn);
 }
 
-/* The event called @name, or NULL. Mutex held. */
-static struct khist_ue_event *khist_ue_find(const char *name)
+/*
+ * The event registered as @def's name, of the same kind: one format per
+ * name, the event of that name (-EADDRINUSE when its fields differ); with
+ * USER_EVENT_REG_MULTI_FORMAT (@multi), the one with @def's fields. NULL
+ * when there is none. Mutex held.
+ */
+static struct khist_ue_event *khist_ue_find(const struct khist_ue_def *def,
+					    bool multi)
 {
+	struct khist_ue_event *ue;
 	struct khist_dynevent *d;
 
-	list_for_each_entry(d, &khist_dynevent_list, list)
-		if (d->ops == &khist_ue_dyn_ops &&
-		    !strcmp(khist_ue_of(d)->def->name, name))
-			return khist_ue_of(d);
+	list_for_each_entry(d, &khist_dynevent_list, list) {
+		if (d->ops != &khist_ue_dyn_ops)
+			continue;
+		ue = khist_ue_of(d);
+		if (ue->multi != multi || strcmp(ue->def->name, def->name))
+			continue;
+		if (khist_ue_same(ue->def, def))
+			return ue;
+		if (!multi)
+			return ERR_PTR(-EADDRINUSE);
+	}
 	return NULL;
 }
 
@@ -168,7 +208,9 @@ static void khist_ue_release(struct kref *kref)
 	struct khist_ue_event *ue =
 		container_of(kref, struct khist_ue_event, kref);
 
+	khist_mem_uncharge(ue->charged);
 	khist_ue_def_free(ue->def);
+	kfree(ue->tp_name);
 	kfree(ue->descs);
 	kfree(ue->kdef.print_fmt);
 	kfree(ue);
@@ -250,6 +292,40 @@ static int khist_ue_bit_write(struct mm_struct *mm,
 	return 0;
 }
 
+/*
+ * The bit of @en in @mm (0 or 1), read without unsharing the page, or
+ * -errno. Process context.
+ */
+static int khist_ue_bit_read(struct mm_struct *mm,
+			     const struct khist_ue_enabler *en)
+{
+	unsigned long off = en->addr & ~PAGE_MASK;
+	struct page *page;
+	void *kaddr;
+	u64 word;
+	long got;
+
+	if (!mmget_not_zero(mm))
+		return -ENOENT;
+	mmap_read_lock(mm);
+	got = khist_pin_user_pages_remote(mm, en->addr & PAGE_MASK, 1, 0, &page,
+					  NULL);
+	mmap_read_unlock(mm);
+	if (got != 1) {
+		mmput(mm);
+		return -EFAULT;
+	}
+	kaddr = kmap_local_page(page);
+	if (en->size == 8)
+		word = READ_ONCE(*(u64 *)(kaddr + off));
+	else
+		word = READ_ONCE(*(u32 *)(kaddr + off));
+	kunmap_local(kaddr);
+	unpin_user_page(page);
+	mmput(mm);
+	return !!(word & BIT_ULL(en->bit));
+}
+
 static void khist_ue_enabler_free(struct khist_ue_enabler *en)
 {
 	raw_spin_lock(&khist_ue_lock);
@@ -257,6 +333,7 @@ static void khist_ue_enabler_free(struct khist_ue_enabler *en)
 	raw_spin_unlock(&khist_ue_lock);
 	khist_ue_put_user(en->ue);
 	kfree(en);
+	khist_mem_uncharge(sizeof(*en));
 }
 
 static void khist_ue_probes(bool on);
@@ -273,6 +350,7 @@ static void khist_ue_mm_free(struct khist_ue_mm *umm)
 	raw_spin_unlock(&khist_ue_lock);
 	mmdrop(umm->mm);
 	kfree(umm);
+	khist_mem_uncharge(sizeof(*umm));
 	/* No registration left: forks, exits and execs cost nothing again. */
 	if (list_empty(&khist_ue_mms))
 		khist_ue_probes(false);
@@ -289,16 +367,23 @@ static struct khist_ue_mm *khist_ue_mm_find(struct mm_struct *mm)
 	return NULL;
 }
 
-/* ... created when missing (the reference to @mm is taken). Mutex held. */
+/*
+ * ... created when missing (the reference to @mm is taken): an ERR_PTR()
+ * of -ENOSPC (mem_limit_kb) or -ENOMEM when it cannot be. Mutex held.
+ */
 static struct khist_ue_mm *khist_ue_mm_get(struct mm_struct *mm)
 {
 	struct khist_ue_mm *umm = khist_ue_mm_find(mm);
 
 	if (umm)
 		return umm;
+	if (khist_mem_charge(sizeof(*umm)))
+		return ERR_PTR(-ENOSPC);
 	umm = khist_kzalloc(sizeof(*umm), GFP_KERNEL);
-	if (!umm)
-		return NULL;
+	if (!umm) {
+		khist_mem_uncharge(sizeof(*umm));
+		return ERR_PTR(-ENOMEM);
+	}
 	mmgrab(mm);
 	umm->mm = mm;
 	INIT_LIST_HEAD(&umm->enablers);
@@ -315,10 +400,15 @@ static int khist_ue_enabler_add(struct khist_ue_mm *umm,
 				struct khist_ue_event *ue, unsigned long addr,
 				u8 bit, u8 size)
 {
-	struct khist_ue_enabler *en = khist_kzalloc(sizeof(*en), GFP_KERNEL);
+	struct khist_ue_enabler *en;
 
-	if (!en)
+	if (khist_mem_charge(sizeof(*en)))
+		return -ENOSPC;
+	en = khist_kzalloc(sizeof(*en), GFP_KERNEL);
+	if (!en) {
+		khist_mem_uncharge(sizeof(*en));
 		return -ENOMEM;
+	}
 	en->ue = ue;
 	en->addr = addr;
 	en->bit = bit;
@@ -380,11 +470,13 @@ static void khist_ue_fork_copy(const struct khist_ue_fork *f)
 {
 	struct khist_ue_mm *from = khist_ue_mm_find(f->parent), *to;
 	struct khist_ue_enabler *en;
+	int on;
 
 	if (!from || !atomic_read(&f->child->mm_users))
 		return;
+	/* Past mem_limit_kb, the child misses what is not copied. */
 	to = khist_ue_mm_get(f->child);
-	if (!to)
+	if (IS_ERR(to))
 		return;
 	list_for_each_entry(en, &from->enablers, node) {
 		if (khist_ue_enabler_find(to, en->addr, en->bit))
@@ -392,9 +484,13 @@ static void khist_ue_fork_copy(const struct khist_ue_fork *f)
 		if (khist_ue_enabler_add(to, en->ue, en->addr, en->bit,
 					 en->size))
 			break;
-		/* The child's copy of the word is as the parent's was. */
-		khist_ue_bit_write(f->child, en,
-				   READ_ONCE(en->ue->kdef.active));
+		/*
+		 * The child's word is a copy of the parent's: written only
+		 * when the event changed since (the page stays shared).
+		 */
+		on = READ_ONCE(en->ue->kdef.active);
+		if (khist_ue_bit_read(f->child, en) != on)
+			khist_ue_bit_write(f->child, en, on);
 	}
 	if (list_empty(&to->enablers))
 		khist_ue_mm_free(to);
@@ -403,23 +499,64 @@ static void khist_ue_fork_copy(const struct khist_ue_fork *f)
 static const char khist_ue_lost_text[] =
 	"forks came too fast, some children miss their enable bits";
 
+/*
+ * The task work of either side of a fork: the first to run copies the
+ * registrations, under the mutex, so the copy is made before the child
+ * runs its first instruction and before fork() returns to the parent
+ * (which could otherwise change its registrations first). Process
+ * context of the parent or the child (or of the child's exit, when it is
+ * killed before it ran: its memory is gone then, and nothing is copied).
+ */
+/*
+ * A task work of @f is done (run, or not queued): the last one frees the
+ * slot. Any context: the memories are still used by their tasks when the
+ * probe drops its references, so mmdrop() does not free them there.
+ */
+static void khist_ue_fork_unref(struct khist_ue_fork *f)
+{
+	struct mm_struct *parent = NULL, *child = NULL;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&khist_ue_lock, flags);
+	if (!--f->refs) {
+		parent = f->parent;
+		child = f->child;
+	}
+	raw_spin_unlock_irqrestore(&khist_ue_lock, flags);
+	if (!parent)
+		return;
+	mmdrop(parent);
+	mmdrop(child);
+	/* Only now: module exit waits for the count before it goes. */
+	raw_spin_lock_irqsave(&khist_ue_lock, flags);
+	khist_ue_nr_forks--;
+	raw_spin_unlock_irqrestore(&khist_ue_lock, flags);
+}
+
+static void khist_ue_fork_run(struct khist_ue_fork *f)
+{
+	mutex_lock(&khist_event_mutex);
+	if (!f->done) {
+		f->done = true;
+		khist_ue_fork_copy(f);
+	}
+	mutex_unlock(&khist_event_mutex);
+	khist_ue_fork_unref(f);
+}
+
+static void khist_ue_fork_child_fn(struct callback_head *cb)
+{
+	khist_ue_fork_run(container_of(cb, struct khist_ue_fork, to_child));
+}
+
+static void khist_ue_fork_parent_fn(struct callback_head *cb)
+{
+	khist_ue_fork_run(container_of(cb, struct khist_ue_fork, to_parent));
+}
+
 static void khist_ue_work_fn(struct work_struct *work)
 {
-	struct khist_ue_fork f;
-
 	mutex_lock(&khist_event_mutex);
-	for (;;) {
-		raw_spin_lock(&khist_ue_lock);
-		if (!khist_ue_nr_forks) {
-			raw_spin_unlock(&khist_ue_lock);
-			break;
-		}
-		f = khist_ue_forks[--khist_ue_nr_forks];
-		raw_spin_unlock(&khist_ue_lock);
-		khist_ue_fork_copy(&f);
-		mmdrop(f.parent);
-		mmdrop(f.child);
-	}
 	khist_ue_sweep();
 	khist_ue_reap();
 	mutex_unlock(&khist_event_mutex);
@@ -427,11 +564,30 @@ static void khist_ue_work_fn(struct work_struct *work)
 		pr_warn_once("user_events: %s\n", khist_ue_lost_text);
 }
 
-/* sched_process_fork: a child with its own memory copies the parent's. */
+/* A free slot for a fork, or NULL. khist_ue_lock held. */
+static struct khist_ue_fork *khist_ue_fork_slot(void)
+{
+	unsigned int i;
+
+	if (khist_ue_nr_forks == KHIST_UE_FORKS)
+		return NULL;
+	for (i = 0; i < KHIST_UE_FORKS; i++)
+		if (!khist_ue_forks[i].refs)
+			return &khist_ue_forks[i];
+	return NULL;
+}
+
+/*
+ * sched_process_fork, in the parent, before the child can run: a child
+ * with its own memory gets the parent's registrations. Nothing may sleep
+ * or allocate here (not even atomically on PREEMPT_RT): a free slot gets
+ * a task work on each side, and the first of them to run makes the copy.
+ */
 static void khist_ue_fork_probe(void *data, struct task_struct *parent,
 				struct task_struct *child)
 {
 	struct mm_struct *pmm = parent->mm, *cmm = child->mm;
+	struct khist_ue_fork *f = NULL;
 	struct khist_ue_mm *umm;
 	bool found = false;
 	unsigned long flags;
@@ -442,17 +598,35 @@ static void khist_ue_fork_probe(void *data, struct task_struct *parent,
 	list_for_each_entry(umm, &khist_ue_mms, node)
 		if (umm->mm == pmm && !list_empty(&umm->enablers))
 			found = true;
-	if (found && khist_ue_nr_forks < KHIST_UE_FORKS) {
+	if (found)
+		f = khist_ue_fork_slot();
+	if (f) {
 		mmgrab(pmm);
 		mmgrab(cmm);
-		khist_ue_forks[khist_ue_nr_forks].parent = pmm;
-		khist_ue_forks[khist_ue_nr_forks++].child = cmm;
+		f->parent = pmm;
+		f->child = cmm;
+		f->done = false;
+		f->refs = 2;
+		khist_ue_nr_forks++;
+		init_task_work(&f->to_child, khist_ue_fork_child_fn);
+		init_task_work(&f->to_parent, khist_ue_fork_parent_fn);
 	} else if (found) {
 		khist_ue_forks_lost++;
 	}
 	raw_spin_unlock_irqrestore(&khist_ue_lock, flags);
-	if (found)
-		queue_work(system_wq, &khist_ue_work);
+	if (!f) {
+		if (found)
+			queue_work(system_wq, &khist_ue_work);
+		return;
+	}
+	/*
+	 * Neither task is exiting, so both works are queued; should one
+	 * not be, the other still copies (each holds a reference).
+	 */
+	if (task_work_add(child, &f->to_child, TWA_RESUME))
+		khist_ue_fork_unref(f);
+	if (task_work_add(parent, &f->to_parent, TWA_RESUME))
+		khist_ue_fork_unref(f);
 }
 
 /* sched_process_exit, sched_process_exec: a memory may have gone. */
@@ -659,25 +833,52 @@ static void khist_ue_fill_desc(struct khist_field_desc *d,
 		d->elem_size = 1;
 }
 
-/* Make @def (consumed) a khist event. Mutex held. */
-static struct khist_ue_event *khist_ue_create(struct khist_ue_def *def)
+/*
+ * Make @def (consumed) a khist event: user_events/<name>, or with
+ * @multi user_events_multi/<name>.<id>, the id counting up from 0 in
+ * hexadecimal over the module's life. Mutex held.
+ */
+static struct khist_ue_event *khist_ue_create(struct khist_ue_def *def,
+					      bool multi)
 {
 	struct khist_ue_event *ue;
 	unsigned int i;
+	size_t charge;
 	char *fmt;
 	int ret, len;
 
+	/* Everything below, charged first: the multi-format name at most. */
+	len = khist_ue_print_fmt(def, NULL, 0);
+	charge = sizeof(*ue) + def->size + len + 1 +
+		 max(def->nr_fields, 1U) * sizeof(*ue->descs) +
+		 (multi ? strlen(def->name) + 18 : 0);
+	if (khist_mem_charge(charge)) {
+		khist_ue_def_free(def);
+		return ERR_PTR(-ENOSPC);
+	}
 	ue = khist_kzalloc(sizeof(*ue), GFP_KERNEL);
 	if (!ue) {
+		khist_mem_uncharge(charge);
 		khist_ue_def_free(def);
 		return ERR_PTR(-ENOMEM);
 	}
+	ue->charged = charge;
 	ue->def = def;
+	ue->multi = multi;
 	kref_init(&ue->kref);
 	ret = -ENOMEM;
+	if (multi) {
+		ue->tp_name = khist_should_fail(GFP_KERNEL) ?
+				      NULL :
+				      kasprintf(GFP_KERNEL, "%s.%llx",
+						def->name, khist_ue_multi_id);
+		if (!ue->tp_name)
+			goto err;
+		/* Each name is used once, whether it registers or not. */
+		khist_ue_multi_id++;
+	}
 	ue->descs = khist_kcalloc(max(def->nr_fields, 1U), sizeof(*ue->descs),
 				  GFP_KERNEL);
-	len = khist_ue_print_fmt(def, NULL, 0);
 	fmt = khist_kmalloc(len + 1, GFP_KERNEL);
 	ue->kdef.print_fmt = fmt;
 	if (!ue->descs || !fmt)
@@ -685,8 +886,12 @@ static struct khist_ue_event *khist_ue_create(struct khist_ue_def *def)
 	khist_ue_print_fmt(def, fmt, len + 1);
 	for (i = 0; i < def->nr_fields; i++)
 		khist_ue_fill_desc(&ue->descs[i], &def->fields[i]);
-	ue->kdef.system = USER_EVENTS_SYSTEM;
-	ue->kdef.name = def->name;
+	ue->kdef.system = multi ? USER_EVENTS_MULTI_SYSTEM : USER_EVENTS_SYSTEM;
+	ue->kdef.name = multi ? ue->tp_name : def->name;
+	/* Another kind of event may hold the name. */
+	ret = -EADDRINUSE;
+	if (khist_event_find(ue->kdef.system, ue->kdef.name))
+		goto err;
 	ue->kdef.fields = ue->descs;
 	ue->kdef.nr_fields = def->nr_fields;
 	ue->kdef.rec_size = def->fixed_size;
@@ -703,10 +908,12 @@ err:
 }
 
 /*
- * The event of command @cmd: the existing one of that name when its
- * fields are the same (-EADDRINUSE when not), else a new one. Mutex held.
+ * The event of command @cmd: the existing one of that name and kind when
+ * its fields are the same, else a new one (one format per name without
+ * @multi: -EADDRINUSE when the fields differ). Mutex held.
  */
-static struct khist_ue_event *khist_ue_lookup_or_create(const char *cmd)
+static struct khist_ue_event *khist_ue_lookup_or_create(const char *cmd,
+							bool multi)
 {
 	struct khist_ue_event *ue;
 	struct khist_ue_def *def;
@@ -715,18 +922,12 @@ static struct khist_ue_event *khist_ue_lookup_or_create(const char *cmd)
 	ret = khist_ue_parse(cmd, KHIST_REC_MAX, &def);
 	if (ret)
 		return ERR_PTR(ret);
-	ue = khist_ue_find(def->name);
+	ue = khist_ue_find(def, multi);
 	if (ue) {
-		ret = khist_ue_same(ue->def, def) ? 0 : -EADDRINUSE;
 		khist_ue_def_free(def);
-		return ret ? ERR_PTR(ret) : ue;
+		return ue;
 	}
-	/* Another kind of event may hold the name. */
-	if (khist_event_find(USER_EVENTS_SYSTEM, def->name)) {
-		khist_ue_def_free(def);
-		return ERR_PTR(-EADDRINUSE);
-	}
-	return khist_ue_create(def);
+	return khist_ue_create(def, multi);
 }
 
 /* ---- user_events_data ---- */
@@ -765,6 +966,8 @@ void khist_ue_file_free(struct khist_ue_file *uf)
 	}
 	mutex_unlock(&khist_event_mutex);
 	/* No write is running: the file is being released. */
+	if (refs)
+		khist_mem_uncharge(struct_size(refs, ev, refs->count));
 	kfree(refs);
 	kfree(uf);
 }
@@ -782,9 +985,14 @@ static int khist_ue_file_index(struct khist_ue_file *uf,
 	for (i = 0; i < n; i++)
 		if (old->ev[i] == ue)
 			return i;
+	/* The table is charged: n + 1 entries instead of n. */
+	if (khist_mem_charge(struct_size(new, ev, n + 1)))
+		return -ENOSPC;
 	new = khist_kmalloc(struct_size(new, ev, n + 1), GFP_KERNEL);
-	if (!new)
+	if (!new) {
+		khist_mem_uncharge(struct_size(new, ev, n + 1));
 		return -ENOMEM;
+	}
 	new->count = n + 1;
 	if (n)
 		memcpy(new->ev, old->ev, n * sizeof(new->ev[0]));
@@ -792,8 +1000,10 @@ static int khist_ue_file_index(struct khist_ue_file *uf,
 	ue->users++;
 	kref_get(&ue->kref);
 	rcu_assign_pointer(uf->refs, new);
-	if (old)
+	if (old) {
 		kfree_rcu(old, rcu);
+		khist_mem_uncharge(struct_size(old, ev, n));
+	}
 	return n;
 }
 
@@ -809,22 +1019,23 @@ static int khist_ue_bit_add(struct khist_ue_event *ue,
 	int ret;
 
 	umm = khist_ue_mm_get(current->mm);
-	if (!umm)
-		return -ENOMEM;
+	if (IS_ERR(umm))
+		return PTR_ERR(umm);
 	ret = khist_ue_enabler_add(umm, ue, reg->enable_addr, reg->enable_bit,
 				   reg->enable_size);
 	if (!ret) {
 		en = list_last_entry(&umm->enablers, struct khist_ue_enabler,
 				     node);
-		ret = khist_ue_bit_write(umm->mm, en,
-					 READ_ONCE(ue->kdef.active));
 		/* Not a writable word of the caller's: refused. */
-		if (ret)
+		if (khist_ue_bit_write(umm->mm, en,
+				       READ_ONCE(ue->kdef.active))) {
 			khist_ue_enabler_free(en);
+			ret = -EFAULT;
+		}
 	}
 	if (list_empty(&umm->enablers))
 		khist_ue_mm_free(umm);
-	return ret ? -EFAULT : 0;
+	return ret;
 }
 
 /* Read and check a struct user_reg, the kernel's way. */
@@ -843,9 +1054,6 @@ static int khist_ue_reg_get(struct user_reg __user *ureg, struct user_reg *reg)
 	if (ret)
 		return ret;
 	if (reg->flags & ~(USER_EVENT_REG_MAX - 1))
-		return -EINVAL;
-	/* One format per name: there is no user_events_multi/ system. */
-	if (reg->flags & USER_EVENT_REG_MULTI_FORMAT)
 		return -EINVAL;
 	if (reg->enable_size != 4 && reg->enable_size != 8)
 		return -EINVAL;
@@ -867,8 +1075,9 @@ static int khist_ue_reg_get(struct user_reg __user *ureg, struct user_reg *reg)
  * @ureg: the user's struct user_reg
  *
  * Context: process context; takes khist_event_mutex.
- * Return: 0, -EINVAL, -E2BIG, -EFAULT, -EPERM, -EADDRINUSE (the name has
- * other fields, or the bit is registered already), -ENOMEM.
+ * Return: 0, -EINVAL, -E2BIG, -EFAULT, -EPERM, -ENOSPC (mem_limit_kb),
+ * -EADDRINUSE (the name has other fields, or the bit is registered
+ * already), -ENOMEM.
  */
 long khist_ue_ioctl_reg(struct khist_ue_file *uf, struct user_reg __user *ureg)
 {
@@ -890,7 +1099,8 @@ long khist_ue_ioctl_reg(struct khist_ue_file *uf, struct user_reg __user *ureg)
 	ret = -EADDRINUSE;
 	if (umm && khist_ue_enabler_find(umm, reg.enable_addr, reg.enable_bit))
 		goto out;
-	ue = khist_ue_lookup_or_create(cmd);
+	ue = khist_ue_lookup_or_create(cmd,
+				       reg.flags & USER_EVENT_REG_MULTI_FORMAT);
 	ret = PTR_ERR_OR_ZERO(ue);
 	if (ret)
 		goto out;
@@ -910,8 +1120,12 @@ out:
 }
 
 /**
- * khist_ue_ioctl_del() - DIAG_IOCSDEL: delete an event by name
+ * khist_ue_ioctl_del() - DIAG_IOCSDEL: delete the events registered under
+ * a name (the one of one format, and every format of a multi-format name)
  * @uname: the user's NUL-terminated name
+ *
+ * The events are taken in the order they were made; the first busy one
+ * stops the deletion (those before it are gone), as in the kernel.
  *
  * Context: process context; takes khist_event_mutex.
  * Return: 0, -ENOENT, -EBUSY (registered, open, enabled or triggered),
@@ -919,6 +1133,7 @@ out:
  */
 long khist_ue_ioctl_del(const char __user *uname)
 {
+	struct khist_dynevent *d, *tmp;
 	struct khist_ue_event *ue;
 	char *name;
 	int ret = -ENOENT;
@@ -927,13 +1142,17 @@ long khist_ue_ioctl_del(const char __user *uname)
 	if (IS_ERR(name))
 		return PTR_ERR(name);
 	mutex_lock(&khist_event_mutex);
-	ue = khist_ue_find(name);
-	if (ue && khist_ue_busy(ue))
-		ret = -EBUSY;
-	else if (ue)
-		ret = 0;
-	if (!ret)
+	list_for_each_entry_safe(d, tmp, &khist_dynevent_list, list) {
+		if (d->ops != &khist_ue_dyn_ops)
+			continue;
+		ue = khist_ue_of(d);
+		if (strcmp(ue->def->name, name))
+			continue;
+		ret = khist_ue_busy(ue) ? -EBUSY : 0;
+		if (ret)
+			break;
 		khist_ue_destroy(ue);
+	}
 	mutex_unlock(&khist_event_mutex);
 	kfree(name);
 	return ret;
@@ -1078,7 +1297,8 @@ int khist_ue_status_show(struct seq_file *m)
 			continue;
 		ue = khist_ue_of(d);
 		active++;
-		seq_puts(m, ue->def->name);
+		/* The name in events/: "name.<id>" for a multi-format one. */
+		seq_puts(m, ue->kdef.name);
 		if (khist_ue_attached(ue)) {
 			seq_puts(m, " # Used by ftrace");
 			busy++;
@@ -1102,7 +1322,7 @@ static int khist_ue_dyn_create(const char *line)
 	if (!perfmon_capable())
 		return -EPERM;
 	mutex_lock(&khist_event_mutex);
-	ue = khist_ue_lookup_or_create(line + 2);
+	ue = khist_ue_lookup_or_create(line + 2, false);
 	ret = PTR_ERR_OR_ZERO(ue);
 	if (!ret)
 		ue->persist = true;
@@ -1137,11 +1357,43 @@ static int khist_ue_dyn_free(struct khist_dynevent *d)
 	return 0;
 }
 
+/*
+ * "-:[system/]name [fields]": the name it was registered as, in either
+ * system (as the kernel does); with fields, only the event that has them.
+ */
 static bool khist_ue_dyn_match(const char *system, const char *event, int argc,
 			       const char **argv, struct khist_dynevent *d)
 {
-	return !strcmp(khist_ue_of(d)->def->name, event) &&
-	       (!system || !strcmp(system, USER_EVENTS_SYSTEM));
+	const struct khist_ue_def *def = khist_ue_of(d)->def;
+	struct khist_ue_def *want = NULL;
+	size_t len;
+	char *cmd;
+	bool same;
+	int i;
+
+	if (strcmp(def->name, event))
+		return false;
+	if (system && strcmp(system, USER_EVENTS_SYSTEM) &&
+	    strcmp(system, USER_EVENTS_MULTI_SYSTEM))
+		return false;
+	if (!argc)
+		return true;
+	len = strlen(event) + 1;
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	cmd = khist_kmalloc(len, GFP_KERNEL);
+	if (!cmd)
+		return false;
+	strscpy(cmd, event, len);
+	for (i = 0; i < argc; i++) {
+		strlcat(cmd, " ", len);
+		strlcat(cmd, argv[i], len);
+	}
+	same = !khist_ue_parse(cmd, KHIST_REC_MAX, &want) &&
+	       khist_ue_same(def, want);
+	khist_ue_def_free(want);
+	kfree(cmd);
+	return same;
 }
 
 struct khist_dynevent_ops khist_ue_dyn_ops = {
@@ -1185,6 +1437,9 @@ void khist_ue_exit(void)
 	khist_ue_probes(false);
 	mutex_unlock(&khist_event_mutex);
 	tracepoint_synchronize_unregister();
+	/* Task works not run yet: they run when their tasks leave the kernel. */
+	while (READ_ONCE(khist_ue_nr_forks))
+		msleep(20);
 	flush_work(&khist_ue_work);
 	/* What the probes queued after the last run of the work. */
 	khist_ue_work_fn(NULL);

@@ -88,3 +88,51 @@ echo '!hist:keys=pid:ts0=common_timestamp.usecs if comm=="demo-sleeper"' >> even
 echo '!wakeup_latency' >> synthetic_events
 cd /
 echo
+echo
+echo "=== git, through the khist-trace2 bridge: Git's Trace2 regions become user"
+echo "=== events (events/user_events/trace2_*), and one hist trigger sums the"
+echo "=== time of each (category, label) over a few git commands"
+UE=/opt/user_events
+RL=$M/events/user_events/trace2_region_leave
+sock=/tmp/demo-t2.sock
+if [ -x $UE/khist-trace2 ] && command -v git > /dev/null; then
+	$UE/khist-trace2 listen --socket $sock --data $M/user_events_data \
+		> /tmp/demo-t2.log 2>&1 &
+	t2=$!
+	i=0
+	until [ -d $RL ] && [ -S $sock ]; do
+		i=$((i + 1))
+		[ $i -lt 250 ] || break
+		usleep 20000
+	done
+	T='hist:keys=category,label:vals=hitcount,t_rel:sort=t_rel.descending'
+	echo "$T" >> $RL/trigger
+	(
+		mkdir -p /tmp/demo-git/home
+		export HOME=/tmp/demo-git/home GIT_CONFIG_NOSYSTEM=1 LANG=C \
+			GIT_AUTHOR_NAME=demo GIT_AUTHOR_EMAIL=demo@khist \
+			GIT_COMMITTER_NAME=demo GIT_COMMITTER_EMAIL=demo@khist \
+			GIT_TRACE2_EVENT=af_unix:stream:$sock
+		cd /tmp/demo-git && git init -q -b main repo 2> /dev/null &&
+			cd repo || exit 1
+		for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo "line $i" > f$i; done
+		git add . && git commit -q -m first
+		echo more >> f1 && git commit -q -am second
+		git status > /dev/null
+		git log --oneline > /dev/null
+		git gc -q
+	)
+	$UE/khist-trace2 ctl wait-idle --socket $sock --timeout 30 > /dev/null
+	echo "\$ echo '$T' \\"
+	echo "       >> events/user_events/trace2_region_leave/trigger"
+	echo "\$ cat events/user_events/trace2_region_leave/hist   # t_rel in microseconds"
+	head -n 16 $RL/hist
+	echo "{ ... }"
+	tail -n 5 $RL/hist
+	echo "!$T" >> $RL/trigger
+	kill $t2
+	wait $t2 2> /dev/null
+	rm -rf /tmp/demo-git
+else
+	echo "(skipped: git or khist-trace2 is not in the VM image)"
+fi

@@ -17,6 +17,18 @@
  *	THREADS writers on one fd for SECONDS, errors ignored; then prints
  *	"writes=<n> errors=<n>" (for teardown tests: the event deleted, the
  *	module unloaded under them).
+ *   ue_client multi DIR FLAGS 'name fields'...
+ *	register each command on one fd with USER_EVENT_REG_MULTI_FORMAT
+ *	and the other flags FLAGS (a number), command i on bit i of one
+ *	word; print the write indexes ("0 1 0"), or the errno name of the
+ *	first failure, then "ready", then sleep until killed.
+ *   ue_client del DIR NAME
+ *	DIAG_IOCSDEL NAME: prints "ok" or the errno name.
+ *   ue_client forksync DIR 'name fields' N
+ *	register; N times fork a child that unregisters its copy at once
+ *	(prints "child_unreg=<successes>/N"); then fork, unregister in the
+ *	parent at once and enable the event: the child's own registration
+ *	must still get the bit ("parent_first=<0|1>").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -263,8 +275,140 @@ static int storm(char **argv)
 	return 0;
 }
 
+static const char *errname(int e)
+{
+	switch (e) {
+	case EBUSY:
+		return "EBUSY";
+	case ENOENT:
+		return "ENOENT";
+	case EINVAL:
+		return "EINVAL";
+	case EADDRINUSE:
+		return "EADDRINUSE";
+	case ENOSPC:
+		return "ENOSPC";
+	case EPERM:
+		return "EPERM";
+	default:
+		return strerror(e);
+	}
+}
+
+static int data_open(const char *dir)
+{
+	char path[256];
+	int d;
+
+	snprintf(path, sizeof(path), "%s/user_events_data", dir);
+	d = open(path, O_RDWR);
+	if (d < 0) {
+		perror(path);
+		exit(2);
+	}
+	return d;
+}
+
+static int unreg_bit0(void)
+{
+	struct user_unreg u = { 0 };
+
+	u.size = sizeof(u);
+	u.disable_bit = 0;
+	u.disable_addr = (unsigned long)&enabled;
+	return ioctl(fd, DIAG_IOCSUNREG, &u);
+}
+
+static int forksync(char **argv)
+{
+	int i, n = atoi(argv[4]), st, ok = 0, efd;
+	char path[256];
+	pid_t pid;
+
+	open_reg(argv[2], argv[3]);
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (!pid)
+			_exit(unreg_bit0() ? 1 : 0);
+		waitpid(pid, &st, 0);
+		ok += WIFEXITED(st) && !WEXITSTATUS(st);
+	}
+	printf("child_unreg=%d/%d\n", ok, n);
+	snprintf(path, sizeof(path), "%s/events/user_events/%.*s/enable",
+		 argv[2], (int)strcspn(argv[3], " "), argv[3]);
+	efd = open(path, O_WRONLY);
+	if (efd < 0) {
+		perror(path);
+		return 2;
+	}
+	pid = fork();
+	if (!pid) {
+		for (i = 0; i < 50 && !enabled; i++)
+			usleep(100000);
+		_exit(enabled ? 0 : 1);
+	}
+	if (unreg_bit0() || write(efd, "1", 1) != 1) {
+		perror("unreg/enable");
+		return 2;
+	}
+	waitpid(pid, &st, 0);
+	printf("parent_first=%d\n", WIFEXITED(st) && !WEXITSTATUS(st));
+	if (write(efd, "0", 1) != 1)
+		return 2;
+	close(efd);
+	return 0;
+}
+
+static int multi(int argc, char **argv)
+{
+	static unsigned long long word;
+	unsigned int flags = strtoul(argv[3], NULL, 0);
+	struct user_reg reg;
+	int i, d = data_open(argv[2]);
+
+	for (i = 4; i < argc && i - 4 < 64; i++) {
+		memset(&reg, 0, sizeof(reg));
+		reg.size = sizeof(reg);
+		reg.flags = USER_EVENT_REG_MULTI_FORMAT | flags;
+		reg.enable_bit = i - 4;
+		reg.enable_size = sizeof(word);
+		reg.enable_addr = (unsigned long)&word;
+		reg.name_args = (unsigned long)argv[i];
+		if (ioctl(d, DIAG_IOCSREG, &reg) < 0) {
+			printf("%s%s\n", i > 4 ? "\n" : "", errname(errno));
+			break;
+		}
+		printf("%s%u", i > 4 ? " " : "", reg.write_index);
+	}
+	if (i == argc)
+		printf("\n");
+	printf("ready\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
+
+static int del(char **argv)
+{
+	int d = data_open(argv[2]);
+
+	if (ioctl(d, DIAG_IOCSDEL, argv[3]) < 0)
+		printf("%s\n", errname(errno));
+	else
+		printf("ok\n");
+	close(d);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 5 && !strcmp(argv[1], "multi"))
+		return multi(argc, argv);
+	if (argc >= 4 && !strcmp(argv[1], "del"))
+		return del(argv);
+	if (argc >= 5 && !strcmp(argv[1], "forksync"))
+		return forksync(argv);
 	if (argc >= 5 && !strcmp(argv[1], "emit"))
 		return emit(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "e2big"))
