@@ -39,6 +39,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
@@ -1440,6 +1441,12 @@ void khist_ue_exit(void)
 	/* Task works not run yet: they run when their tasks leave the kernel. */
 	while (READ_ONCE(khist_ue_nr_forks))
 		msleep(20);
+	/*
+	 * The last task work has dropped the count but may still be on its
+	 * way out of khist_ue_fork_unref() (preempted there, even): every
+	 * task passes a voluntary switch or user mode before this returns.
+	 */
+	synchronize_rcu_tasks();
 	flush_work(&khist_ue_work);
 	/* What the probes queued after the last run of the work. */
 	khist_ue_work_fn(NULL);
