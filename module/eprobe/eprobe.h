@@ -96,7 +96,6 @@ void khist_ep_print(struct khist_print_ctx *p);
 void khist_ep_print_args(struct khist_print_ctx *p,
 			 const struct khist_ep_def *def);
 struct seq_file;
-int khist_ep_seq_show(struct seq_file *m, const struct khist_ep_def *def);
 
 /* eprobe.c */
 int khist_eprobe_init(void);

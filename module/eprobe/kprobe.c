@@ -430,9 +430,11 @@ static int khist_kp_create(const char *line)
 	return ret;
 }
 
-static int khist_kp_dyn_show(struct seq_file *m, struct khist_dynevent *d)
+static int khist_kp_dyn_print(const struct khist_dynevent *d, char *buf,
+			      size_t size)
 {
-	return khist_ep_seq_show(m, to_kp(d)->def);
+	return khist_ep_show(container_of(d, struct khist_kprobe, dyn)->def,
+			     buf, size);
 }
 
 static bool khist_kp_dyn_is_busy(struct khist_dynevent *d)
@@ -440,12 +442,9 @@ static bool khist_kp_dyn_is_busy(struct khist_dynevent *d)
 	return khist_kp_busy(to_kp(d));
 }
 
-static int khist_kp_dyn_free(struct khist_dynevent *d)
+static void khist_kp_dyn_free(struct khist_dynevent *d)
 {
-	if (khist_kp_busy(to_kp(d)))
-		return -EBUSY;
 	khist_kp_destroy(to_kp(d));
-	return 0;
 }
 
 static bool khist_kp_dyn_match(const char *system, const char *event, int argc,
@@ -456,7 +455,8 @@ static bool khist_kp_dyn_match(const char *system, const char *event, int argc,
 
 static struct khist_dynevent_ops khist_kp_dyn_ops = {
 	.create = khist_kp_create,
-	.show = khist_kp_dyn_show,
+	.print = khist_kp_dyn_print,
+	.prefix = "",
 	.is_busy = khist_kp_dyn_is_busy,
 	.free = khist_kp_dyn_free,
 	.match = khist_kp_dyn_match,
