@@ -127,10 +127,11 @@ khist_ep_lookup(const char *system, const char *name, void *arg)
 {
 	struct khist_event *ev = khist_event_find(system, name);
 
-	/* Nor a kprobe's: the kernel refuses that too (-ENODEV). */
+	/* Nor a kprobe's or uprobe's: the kernel refuses those too. */
 	if (!ev || !ev->def || (ev->def->flags & KHIST_EVF_IGNORE_ENABLE) ||
 	    ev->def->attach == khist_ep_attach ||
-	    ev->def->print == khist_kprobe_print)
+	    ev->def->print == khist_kprobe_print ||
+	    ev->def->print == khist_uprobe_print)
 		return NULL;
 	*(struct khist_event **)arg = ev;
 	return &ev->schema;

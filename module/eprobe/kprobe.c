@@ -178,7 +178,16 @@ static const struct khist_kp_regname khist_kp_regs[] = {
 #endif
 };
 
-static int khist_kp_reg_offset(const char *name)
+/**
+ * khist_kp_reg_offset() - where a register is in the saved registers
+ * @name: its name as probes write it after '%' ("di", "ax", ...)
+ *
+ * Kprobes and uprobes take the same names.
+ *
+ * Context: any.
+ * Return: its byte offset in struct pt_regs, or -ENOENT.
+ */
+int khist_kp_reg_offset(const char *name)
 {
 	unsigned int i;
 
