@@ -436,9 +436,10 @@ void khist_uprobe_init(void)
 }
 
 /**
- * khist_uprobe_exit() - remove every uprobe
+ * khist_uprobe_exit() - remove every uprobe, attached or not
  *
- * None is armed any more (the events were detached), so no handler runs.
+ * Each is disarmed (which waits for the handlers that are running) before
+ * its event and memory go.
  *
  * Context: process context, module exit, before the instances go and
  * after the event probes.
