@@ -208,7 +208,7 @@ static void khist_up_free(struct khist_uprobe *up)
 /* Take a probe out of khist and free it. Mutex held, not busy. */
 static void khist_up_destroy(struct khist_uprobe *up)
 {
-	/* Not attached, so not armed; no handler runs after this. */
+	/* Attached only at module exit; no handler runs after this. */
 	khist_up_disarm(up);
 	khist_event_unregister_locked(&up->kdef);
 	khist_dynevent_del(&up->dyn);
