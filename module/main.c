@@ -51,6 +51,8 @@ static int __init khist_init(void)
 	if (ret)
 		goto out_inst;
 	khist_kprobe_init();
+	/* After the kprobes, whose parser passes PATH:OFFSET lines on. */
+	khist_uprobe_init();
 	pr_info("loaded; mount with: mount -t khist nodev /sys/kernel/khist\n");
 	return 0;
 
@@ -78,6 +80,7 @@ static void __exit khist_exit(void)
 	khist_eprobe_exit();
 	/* After the event probes, which may sit on a kprobe's event. */
 	khist_kprobe_exit();
+	khist_uprobe_exit();
 	khist_instance_exit();
 	khist_rec_scratch_exit();
 	khist_files_exit();

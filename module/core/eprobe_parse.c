@@ -222,6 +222,9 @@ static int ep_parse_deref(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 	long offs;
 	int ret, here;
 
+	/* Uprobes read user memory only: the 'u' changes nothing there. */
+	if (khist_ep_is_user(c->def))
+		user = true;
 	if (arg[1] == 'u') {
 		user = true;
 		arg[1] = arg[0];
@@ -312,10 +315,23 @@ static int ep_parse_imm(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 /* "@<address>": the long at that address. */
 static int ep_parse_mem(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 {
+	long foffs;
 	u64 addr;
 	int ret;
 
-	if (!khist_isdigit(arg[1])) {
+	if (arg[1] == '+' && khist_ep_is_user(c->def)) {
+		/* A file offset: where it is mapped in the probed process. */
+		ret = khist_parse_long(arg + 2, &foffs);
+		if (ret) {
+			ep_err(c, c->offset, KHIST_EPERR_BAD_FILE_OFFS);
+			return ret;
+		}
+		addr = (unsigned long)foffs;
+		ch->src = KHIST_EPS_FOFFS;
+	} else if (!khist_isdigit(arg[1]) && khist_ep_is_user(c->def)) {
+		ep_err(c, c->offset, KHIST_EPERR_SYM_ON_UPROBE);
+		return -EINVAL;
+	} else if (!khist_isdigit(arg[1])) {
 		if (arg[1] == '+' || !c->finder->symbol) {
 			ep_err(c, c->offset,
 			       arg[1] == '+' ? KHIST_EPERR_FILE_ON_KPROBE :
@@ -341,14 +357,15 @@ static int ep_parse_mem(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 			return ret;
 		}
 	}
-	ch->src = KHIST_EPS_IMM;
+	if (ch->src != KHIST_EPS_FOFFS)
+		ch->src = KHIST_EPS_IMM;
 	ch->imm = addr;
 	if (ch->n + 1 >= EP_LAST_STEP) {
 		ep_err(c, c->offset, KHIST_EPERR_TOO_MANY_OPS);
 		return -EINVAL;
 	}
 	ch->d[ch->n].offset = 0;
-	ch->d[ch->n].user = false;
+	ch->d[ch->n].user = khist_ep_is_user(c->def);
 	ch->n++;
 	return 0;
 }
@@ -376,7 +393,7 @@ static int kp_parse_var(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 	u64 n;
 
 	if (!strncmp(v, "retval", 6)) {
-		if (c->def->kind != KHIST_EPK_KRETPROBE) {
+		if (!khist_ep_is_ret(c->def)) {
 			err = KHIST_EPERR_RETVAL_ON_PROBE;
 			goto inval;
 		}
@@ -390,6 +407,14 @@ static int kp_parse_var(struct ep_ctx *c, char *arg, struct ep_chain *ch)
 		}
 		if (!khist_isdigit(v[5]) || ep_strtou64(v + 5, &n))
 			goto inval;
+		/* A user stack has no bound the kernel knows. */
+		if (khist_ep_is_user(c->def)) {
+			if (n > UINT_MAX)
+				goto inval;
+			ch->src = KHIST_EPS_USTACK;
+			ch->field = n;
+			return 0;
+		}
 		if (n > KHIST_KP_PARAM_MAX) {
 			err = KHIST_EPERR_BAD_STACK_NUM;
 			goto inval;
@@ -537,6 +562,11 @@ static char *ep_parse_type(struct ep_ctx *c, char *arg, struct khist_ep_arg *a)
 		return t;
 	}
 	a->type = khist_ep_find_type(t);
+	/* Uprobes have no kernel symbols to show. */
+	if (a->type && khist_ep_is_user(c->def) &&
+	    (!strcmp(a->type->name, "symbol") ||
+	     !strcmp(a->type->name, "symstr")))
+		a->type = NULL;
 	if (!a->type) {
 		ep_err(c, c->offset + (t ? t - arg : 0), KHIST_EPERR_BAD_TYPE);
 		return ERR_PTR(-EINVAL);
@@ -582,6 +612,7 @@ static bool kp_bad_string(const struct ep_chain *ch, bool symstr)
 		return symstr;
 	case KHIST_EPS_REG:
 	case KHIST_EPS_STACK:
+	case KHIST_EPS_USTACK:
 	case KHIST_EPS_RETVAL:
 	case KHIST_EPS_ARG:
 		return !symstr;
@@ -810,6 +841,7 @@ void khist_ep_def_free(struct khist_ep_def *def)
 	kfree(def->target);
 	kfree(def->filter);
 	kfree(def->symbol);
+	kfree(def->path);
 	kfree(def);
 }
 
@@ -1053,10 +1085,12 @@ static char *kp_default_name(const struct khist_ep_def *def)
 	return kstrdup(buf, GFP_KERNEL);
 }
 
+static int kp_parse_args(struct ep_ctx *c, struct khist_ep_def *def);
+
 static int kp_parse_words(struct ep_ctx *c, struct khist_ep_def *def)
 {
 	const char *name = NULL, *colon;
-	int i, argc = c->argc, ret;
+	int ret;
 
 	c->index = 0;
 	ret = kp_parse_maxactive(c, def);
@@ -1078,14 +1112,21 @@ static int kp_parse_words(struct ep_ctx *c, struct khist_ep_def *def)
 		def->group = kstrdup(KHIST_KP_SYSTEM, GFP_KERNEL);
 	if (!def->event || !def->group)
 		return -ENOMEM;
+	return kp_parse_args(c, def);
+}
+
+/* Words 2 on: the arguments of a kprobe or uprobe, and the layout. */
+static int kp_parse_args(struct ep_ctx *c, struct khist_ep_def *def)
+{
+	int i, argc = c->argc, ret;
+
 	if (argc - 2 > KHIST_EP_ARGS_MAX)
 		return -E2BIG;
 	def->args = kcalloc(argc - 2 ? argc - 2 : 1, sizeof(*def->args),
 			    GFP_KERNEL);
 	if (!def->args)
 		return -ENOMEM;
-	def->hdr_size =
-		KHIST_EP_HDR_SIZE + (def->kind == KHIST_EPK_KRETPROBE ? 16 : 8);
+	def->hdr_size = KHIST_EP_HDR_SIZE + (khist_ep_is_ret(def) ? 16 : 8);
 	def->fixed_size = def->hdr_size;
 	for (i = 2; i < argc; i++) {
 		c->index = i;
@@ -1141,6 +1182,170 @@ int khist_kp_parse(const char *line, const struct khist_ep_finder *finder,
 					  KHIST_EPK_KPROBE;
 	c.def = def;
 	ret = kp_parse_words(&c, def);
+	if (ret) {
+		khist_ep_def_free(def);
+		if (ret == -ECANCELED)
+			cmd->nr_err = 0;
+	} else {
+		cmd->def = def;
+	}
+out:
+	kfree(c.argv);
+	kfree(buf);
+	return ret;
+}
+
+/* ---- uprobes and uretprobes -------------------------------------------- */
+
+/*
+ * Word 1, "PATH:OFFSET[%return][(REF_CTR)]" (in @w, a copy: carets count
+ * from its start). -ECANCELED when it is no uprobe place.
+ */
+static int up_parse_place(struct ep_ctx *c, struct khist_ep_def *def, char *w)
+{
+	char *off = strrchr(w, ':'), *rctr, *end, *p;
+	u64 n;
+	int ret;
+
+	if (!strchr(w, '/') || !off || !khist_isdigit(off[1]))
+		return -ECANCELED;
+	c->index = 1;
+	*off++ = '\0';
+	ret = c->finder->file ? c->finder->file(w) : -ENOENT;
+	if (ret) {
+		ep_err(c, 0,
+		       ret == -ENOENT ? KHIST_EPERR_FILE_NOT_FOUND :
+					KHIST_EPERR_NO_REGULAR_FILE);
+		return ret == -ENOENT ? ret : -EINVAL;
+	}
+	rctr = strchr(off, '(');
+	if (rctr) {
+		end = strchr(rctr, ')');
+		if (!end) {
+			ep_err(c, rctr + strlen(rctr) - w,
+			       KHIST_EPERR_REFCNT_OPEN_BRACE);
+			return -EINVAL;
+		}
+		if (end[1]) {
+			ep_err(c, end + 1 - w, KHIST_EPERR_BAD_REFCNT_SUFFIX);
+			return -EINVAL;
+		}
+		*rctr++ = '\0';
+		*end = '\0';
+		if (khist_parse_u64(rctr, strlen(rctr), &n) || n > ULONG_MAX) {
+			ep_err(c, rctr - w, KHIST_EPERR_BAD_REFCNT);
+			return -EINVAL;
+		}
+		def->ref_ctr = n;
+	}
+	p = strchr(off, '%');
+	if (p) {
+		if (strcmp(p, "%return")) {
+			ep_err(c, p - w, KHIST_EPERR_BAD_ADDR_SUFFIX);
+			return -EINVAL;
+		}
+		*p = '\0';
+		def->kind = KHIST_EPK_URETPROBE;
+	}
+	if (khist_parse_u64(off, strlen(off), &n) || n > ULONG_MAX) {
+		ep_err(c, off - w, KHIST_EPERR_BAD_UPROBE_OFFS);
+		return -EINVAL;
+	}
+	def->offset = n;
+	def->path = kstrdup(w, GFP_KERNEL);
+	return def->path ? 0 : -ENOMEM;
+}
+
+/*
+ * The kernel's default name: p_<file name up to its first '.', '-' or
+ * '_'>_0x<offset>, 'p' for return probes too.
+ */
+static char *up_default_name(const struct khist_ep_def *def)
+{
+	const char *base = strrchr(def->path, '/');
+	char buf[KHIST_EP_NAME_MAX];
+	size_t len;
+
+	base = base ? base + 1 : def->path;
+	len = strcspn(base, ".-_");
+	snprintf(buf, sizeof(buf), "p_%.*s_0x%lx", (int)len, base, def->offset);
+	return kstrdup(buf, GFP_KERNEL);
+}
+
+static int up_parse_words(struct ep_ctx *c, struct khist_ep_def *def)
+{
+	const char *name = NULL;
+	char *w;
+	int ret;
+
+	w = kstrdup(c->argv[1], GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	ret = up_parse_place(c, def, w);
+	kfree(w);
+	if (ret)
+		return ret;
+	c->index = 0;
+	if (c->argv[0][1] == ':') {
+		name = c->argv[0] + 2;
+		ret = ep_parse_name(c, &name, &def->group, 2);
+		if (ret)
+			return ret;
+	}
+	def->event = name ? kstrdup(name, GFP_KERNEL) : up_default_name(def);
+	if (!def->group)
+		def->group = kstrdup(KHIST_UP_SYSTEM, GFP_KERNEL);
+	if (!def->event || !def->group)
+		return -ENOMEM;
+	return kp_parse_args(c, def);
+}
+
+/**
+ * khist_up_parse() - parse a p: (uprobe) or r: (uretprobe) line
+ * @line:   the line (no newline or comment)
+ * @finder: the register and file look-ups (@finder->find and
+ *          @finder->symbol unused)
+ * @cmd:    the result, as for khist_ep_parse() (location "trace_uprobe")
+ *
+ *   p[:[GRP/][EVENT]] PATH:OFFSET[%return][(REF_CTR)] [ARGS]
+ *   r[:[GRP/][EVENT]] PATH:OFFSET[(REF_CTR)] [ARGS]
+ *
+ * Context: any; allocates.
+ * Return: 0 with @cmd->def set, -ECANCELED when @line is no uprobe line,
+ * -EINVAL, -ENOENT (no such file), -E2BIG, -ENOMEM.
+ */
+int khist_up_parse(const char *line, const struct khist_ep_finder *finder,
+		   struct khist_ep_cmd *cmd)
+{
+	struct ep_ctx c = { .cmd = cmd, .finder = finder };
+	struct khist_ep_def *def;
+	char *buf;
+	int ret;
+
+	memset(cmd, 0, sizeof(*cmd));
+	buf = kstrdup(line, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	c.argv = ep_split(buf, &c.argc);
+	if (!c.argv) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+	if (c.argc < 2 || (c.argv[0][0] != 'p' && c.argv[0][0] != 'r')) {
+		ret = -ECANCELED;
+		goto out;
+	}
+	cmd->cmd = ep_join(c.argv, 0, c.argc);
+	def = kzalloc(sizeof(*def), GFP_KERNEL);
+	if (!cmd->cmd || !def) {
+		kfree(def);
+		ret = -ENOMEM;
+		goto out;
+	}
+	def->kind = c.argv[0][0] == 'r' ? KHIST_EPK_URETPROBE :
+					  KHIST_EPK_UPROBE;
+	c.def = def;
+	ret = up_parse_words(&c, def);
 	if (ret) {
 		khist_ep_def_free(def);
 		if (ret == -ECANCELED)

@@ -96,6 +96,14 @@
  * @KHIST_EPERR_FAIL_REG_PROBE:   the kernel refused the probe
  * @KHIST_EPERR_NEED_STRING_TYPE: $comm or \"text" of a type not string
  * @KHIST_EPERR_SAME_PROBE:       the same probe exists already
+ * @KHIST_EPERR_FILE_NOT_FOUND:   uprobes: no such file
+ * @KHIST_EPERR_NO_REGULAR_FILE:  uprobes: the path is no regular file
+ * @KHIST_EPERR_BAD_REFCNT:       uprobes: bad reference counter offset
+ * @KHIST_EPERR_REFCNT_OPEN_BRACE: uprobes: "(" without ")"
+ * @KHIST_EPERR_BAD_REFCNT_SUFFIX: uprobes: text after the ")"
+ * @KHIST_EPERR_BAD_UPROBE_OFFS:  uprobes: the offset is no number
+ * @KHIST_EPERR_BAD_FILE_OFFS:    uprobes: @+<offset> is no number
+ * @KHIST_EPERR_SYM_ON_UPROBE:    uprobes: @<symbol>
  * @KHIST_EPERR_COUNT:            number of codes
  */
 enum khist_ep_errcode {
@@ -153,6 +161,14 @@ enum khist_ep_errcode {
 	KHIST_EPERR_FAIL_REG_PROBE,
 	KHIST_EPERR_NEED_STRING_TYPE,
 	KHIST_EPERR_SAME_PROBE,
+	KHIST_EPERR_FILE_NOT_FOUND,
+	KHIST_EPERR_NO_REGULAR_FILE,
+	KHIST_EPERR_BAD_REFCNT,
+	KHIST_EPERR_REFCNT_OPEN_BRACE,
+	KHIST_EPERR_BAD_REFCNT_SUFFIX,
+	KHIST_EPERR_BAD_UPROBE_OFFS,
+	KHIST_EPERR_BAD_FILE_OFFS,
+	KHIST_EPERR_SYM_ON_UPROBE,
 	KHIST_EPERR_COUNT
 };
 
@@ -206,6 +222,9 @@ struct khist_ep_type {
  * @KHIST_EPS_RETVAL: the return value
  * @KHIST_EPS_STACK: entry @field of the kernel stack
  * @KHIST_EPS_STACKP: the stack pointer
+ * @KHIST_EPS_USTACK: entry @field of the user stack (uprobes)
+ * @KHIST_EPS_FOFFS: uprobes: the address where offset @imm of the probed
+ *                   file is mapped in the probed process
  */
 enum khist_ep_src {
 	KHIST_EPS_FIELD,
@@ -218,6 +237,8 @@ enum khist_ep_src {
 	KHIST_EPS_RETVAL,
 	KHIST_EPS_STACK,
 	KHIST_EPS_STACKP,
+	KHIST_EPS_USTACK,
+	KHIST_EPS_FOFFS,
 };
 
 /**
@@ -225,12 +246,18 @@ enum khist_ep_src {
  * @KHIST_EPK_EVENT:     another event (e: lines)
  * @KHIST_EPK_KPROBE:    a kernel address (p: lines)
  * @KHIST_EPK_KRETPROBE: a kernel function's return (r: lines)
+ * @KHIST_EPK_UPROBE:    an offset in a file (p: lines with PATH:OFFSET)
+ * @KHIST_EPK_URETPROBE: the return of the function there (r: lines)
  */
 enum khist_ep_kind {
 	KHIST_EPK_EVENT,
 	KHIST_EPK_KPROBE,
 	KHIST_EPK_KRETPROBE,
+	KHIST_EPK_UPROBE,
+	KHIST_EPK_URETPROBE,
 };
+
+#define KHIST_UP_SYSTEM "uprobes"
 
 #define KHIST_KP_SYSTEM "kprobes"
 #define KHIST_KP_MAXACTIVE_MAX 4096
@@ -325,6 +352,9 @@ struct khist_ep_arg {
  *             __probe_ip (kprobes) or __probe_func and __probe_ret_ip
  * @nr_entry:  kretprobes: function arguments saved at entry
  * @entry:     their numbers (from 0)
+ * @path:      uprobes: the probed file, as written (@offset: the offset
+ *             in it)
+ * @ref_ctr:   uprobes: the offset of the reference counter (0: none)
  */
 struct khist_ep_def {
 	char *group;
@@ -344,7 +374,35 @@ struct khist_ep_def {
 	unsigned int hdr_size;
 	unsigned int nr_entry;
 	u16 entry[KHIST_KP_ENTRY_MAX];
+	char *path;
+	unsigned long ref_ctr;
 };
+
+/**
+ * khist_ep_is_ret() - does the definition probe a function's return?
+ * @def: the definition
+ *
+ * Context: any.
+ * Return: true for kretprobes and uretprobes.
+ */
+static inline bool khist_ep_is_ret(const struct khist_ep_def *def)
+{
+	return def->kind == KHIST_EPK_KRETPROBE ||
+	       def->kind == KHIST_EPK_URETPROBE;
+}
+
+/**
+ * khist_ep_is_user() - does the definition probe user code?
+ * @def: the definition
+ *
+ * Context: any.
+ * Return: true for uprobes and uretprobes.
+ */
+static inline bool khist_ep_is_user(const struct khist_ep_def *def)
+{
+	return def->kind == KHIST_EPK_UPROBE ||
+	       def->kind == KHIST_EPK_URETPROBE;
+}
 
 /* Two errors at most: the kernel logs a second one after a few. */
 #define KHIST_EP_ERRS 2
@@ -374,6 +432,8 @@ struct khist_ep_cmd {
  *        registers, or a negative value when there is no such register
  * @symbol: kprobes: the address of @name ("sym[+-offs]") in *@addr; 0 or
  *        -ENOENT (NULL: @<symbol> is refused)
+ * @file: uprobes: 0 when @path is a regular file, -ENOENT when there is
+ *        no such file, another negative errno when it is not regular
  */
 struct khist_ep_finder {
 	const struct khist_event_schema *(*find)(const char *system,
@@ -381,11 +441,14 @@ struct khist_ep_finder {
 	void *arg;
 	int (*reg)(const char *name);
 	int (*symbol)(const char *name, u64 *addr);
+	int (*file)(const char *path);
 };
 
 int khist_ep_parse(const char *line, const struct khist_ep_finder *finder,
 		   struct khist_ep_cmd *cmd);
 int khist_kp_parse(const char *line, const struct khist_ep_finder *finder,
+		   struct khist_ep_cmd *cmd);
+int khist_up_parse(const char *line, const struct khist_ep_finder *finder,
 		   struct khist_ep_cmd *cmd);
 unsigned int khist_ep_nr_fields(const struct khist_ep_def *def);
 void khist_ep_cmd_release(struct khist_ep_cmd *cmd);

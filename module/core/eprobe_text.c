@@ -76,6 +76,15 @@ static const char *const ep_err_text[KHIST_EPERR_COUNT] = {
 		"$comm and immediate-string only accepts string type",
 	[KHIST_EPERR_SAME_PROBE] =
 		"There is already the exact same probe event",
+	[KHIST_EPERR_FILE_NOT_FOUND] = "Failed to find the given file",
+	[KHIST_EPERR_NO_REGULAR_FILE] = "Not a regular file",
+	[KHIST_EPERR_BAD_REFCNT] = "Invalid reference counter offset",
+	[KHIST_EPERR_REFCNT_OPEN_BRACE] =
+		"Reference counter brace is not closed",
+	[KHIST_EPERR_BAD_REFCNT_SUFFIX] = "Reference counter has wrong suffix",
+	[KHIST_EPERR_BAD_UPROBE_OFFS] = "Invalid uprobe offset",
+	[KHIST_EPERR_BAD_FILE_OFFS] = "Invalid file offset value",
+	[KHIST_EPERR_SYM_ON_UPROBE] = "Symbol is not available with uprobe",
 };
 
 /**
@@ -208,10 +217,10 @@ int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size)
 	bool str;
 
 	pos = khist_puts(buf, size, pos, "\"");
-	if (def->kind == KHIST_EPK_KPROBE)
-		pos = khist_puts(buf, size, pos, "(%lx)");
-	else if (def->kind == KHIST_EPK_KRETPROBE)
+	if (khist_ep_is_ret(def))
 		pos = khist_puts(buf, size, pos, "(%lx <- %lx)");
+	else if (def->kind != KHIST_EPK_EVENT)
+		pos = khist_puts(buf, size, pos, "(%lx)");
 	for (i = 0; i < def->nr_args; i++) {
 		a = &def->args[i];
 		pos = khist_puts(buf, size, pos, " ");
@@ -228,11 +237,11 @@ int khist_ep_print_fmt(const struct khist_ep_def *def, char *buf, size_t size)
 		pos = khist_puts(buf, size, pos, "}");
 	}
 	pos = khist_puts(buf, size, pos, "\"");
-	if (def->kind == KHIST_EPK_KPROBE)
-		pos = khist_puts(buf, size, pos, ", REC->__probe_ip");
-	else if (def->kind == KHIST_EPK_KRETPROBE)
+	if (khist_ep_is_ret(def))
 		pos = khist_puts(buf, size, pos,
 				 ", REC->__probe_func, REC->__probe_ret_ip");
+	else if (def->kind != KHIST_EPK_EVENT)
+		pos = khist_puts(buf, size, pos, ", REC->__probe_ip");
 	for (i = 0; i < def->nr_args; i++) {
 		a = &def->args[i];
 		str = a->type->print == KHIST_EPP_STRING;
@@ -267,6 +276,23 @@ int khist_ep_show(const struct khist_ep_def *def, char *buf, size_t size)
 	int pos = 0;
 	char tmp[32];
 
+	if (khist_ep_is_user(def)) {
+		pos = khist_puts(buf, size, pos,
+				 khist_ep_is_ret(def) ? "r:" : "p:");
+		pos = khist_puts(buf, size, pos, def->group);
+		pos = khist_puts(buf, size, pos, "/");
+		pos = khist_puts(buf, size, pos, def->event);
+		pos = khist_puts(buf, size, pos, " ");
+		pos = khist_puts(buf, size, pos, def->path);
+		/* The offset as the kernel lists it: all 16 hex digits. */
+		snprintf(tmp, sizeof(tmp), ":0x%016lx", def->offset);
+		pos = khist_puts(buf, size, pos, tmp);
+		if (def->ref_ctr) {
+			snprintf(tmp, sizeof(tmp), "(0x%lx)", def->ref_ctr);
+			pos = khist_puts(buf, size, pos, tmp);
+		}
+		goto args;
+	}
 	if (def->kind != KHIST_EPK_EVENT) {
 		pos = khist_puts(buf, size, pos,
 				 def->kind == KHIST_EPK_KRETPROBE ? "r" : "p");
@@ -344,8 +370,7 @@ void khist_ep_fields(const struct khist_ep_def *def,
 
 	for (k = 0; k < h; k++) {
 		memset(&descs[k], 0, sizeof(descs[k]));
-		descs[k].name =
-			hdr[def->kind == KHIST_EPK_KRETPROBE ? k + 1 : 0];
+		descs[k].name = hdr[khist_ep_is_ret(def) ? k + 1 : 0];
 		descs[k].type = "unsigned long";
 		descs[k].offset = KHIST_EP_HDR_SIZE + 8 * k;
 		descs[k].size = 8;
@@ -372,22 +397,42 @@ void khist_ep_fields(const struct khist_ep_def *def,
 	}
 }
 
-/* A kprobe removal line's "place [args]", as the listing shows them. */
-static bool kp_match_head(const struct khist_ep_def *def, int argc,
-			  const char *const *argv)
+/* Word 0 of a removal line: the probe's place, as the listing shows it. */
+static bool kp_match_place(const struct khist_ep_def *def, const char *w)
 {
 	char tmp[KHIST_EP_NAME_MAX + 32];
 	size_t len;
-	int i;
 
-	if (!def->symbol)
+	if (khist_ep_is_user(def)) {
+		/* "PATH:OFFSET[(REF_CTR)]" */
+		len = strlen(def->path);
+		if (strncmp(w, def->path, len) || w[len] != ':')
+			return false;
+		w += len + 1;
+		if (def->ref_ctr)
+			snprintf(tmp, sizeof(tmp), "0x%016lx(0x%lx)",
+				 def->offset, def->ref_ctr);
+		else
+			snprintf(tmp, sizeof(tmp), "0x%016lx", def->offset);
+	} else if (!def->symbol) {
 		snprintf(tmp, sizeof(tmp), "0x%llx",
 			 (unsigned long long)def->addr);
-	else if (def->offset)
+	} else if (def->offset) {
 		snprintf(tmp, sizeof(tmp), "%s+%lu", def->symbol, def->offset);
-	else
+	} else {
 		snprintf(tmp, sizeof(tmp), "%s", def->symbol);
-	if (strcmp(argv[0], tmp))
+	}
+	return !strcmp(w, tmp);
+}
+
+/* A kprobe or uprobe removal line's "place [args]". */
+static bool kp_match_head(const struct khist_ep_def *def, int argc,
+			  const char *const *argv)
+{
+	size_t len;
+	int i;
+
+	if (!kp_match_place(def, argv[0]))
 		return false;
 	if ((unsigned int)argc - 1 > def->nr_args)
 		return false;

@@ -127,10 +127,11 @@ khist_ep_lookup(const char *system, const char *name, void *arg)
 {
 	struct khist_event *ev = khist_event_find(system, name);
 
-	/* Nor a kprobe's: the kernel refuses that too (-ENODEV). */
+	/* Nor a kprobe's or uprobe's: the kernel refuses those too. */
 	if (!ev || !ev->def || (ev->def->flags & KHIST_EVF_IGNORE_ENABLE) ||
 	    ev->def->attach == khist_ep_attach ||
-	    ev->def->print == khist_kprobe_print)
+	    ev->def->print == khist_kprobe_print ||
+	    ev->def->print == khist_uprobe_print)
 		return NULL;
 	*(struct khist_event **)arg = ev;
 	return &ev->schema;
@@ -270,9 +271,11 @@ static int khist_ep_create(const char *line)
 	return ret;
 }
 
-static int khist_ep_dyn_show(struct seq_file *m, struct khist_dynevent *d)
+static int khist_ep_dyn_print(const struct khist_dynevent *d, char *buf,
+			      size_t size)
 {
-	return khist_ep_seq_show(m, to_ep(d)->def);
+	return khist_ep_show(container_of(d, struct khist_eprobe, dyn)->def,
+			     buf, size);
 }
 
 static bool khist_ep_dyn_is_busy(struct khist_dynevent *d)
@@ -280,12 +283,9 @@ static bool khist_ep_dyn_is_busy(struct khist_dynevent *d)
 	return khist_ep_busy(to_ep(d));
 }
 
-static int khist_ep_dyn_free(struct khist_dynevent *d)
+static void khist_ep_dyn_free(struct khist_dynevent *d)
 {
-	if (khist_ep_busy(to_ep(d)))
-		return -EBUSY;
 	khist_ep_destroy(to_ep(d));
-	return 0;
 }
 
 static bool khist_ep_dyn_match(const char *system, const char *event, int argc,
@@ -296,7 +296,8 @@ static bool khist_ep_dyn_match(const char *system, const char *event, int argc,
 
 static struct khist_dynevent_ops khist_ep_dyn_ops = {
 	.create = khist_ep_create,
-	.show = khist_ep_dyn_show,
+	.print = khist_ep_dyn_print,
+	.prefix = "",
 	.is_busy = khist_ep_dyn_is_busy,
 	.free = khist_ep_dyn_free,
 	.match = khist_ep_dyn_match,

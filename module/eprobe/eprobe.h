@@ -75,6 +75,7 @@ struct khist_ep_link {
  * @size:  event probes: its size
  * @regs:  kprobes: the probed context's registers
  * @edata: kretprobes: the function arguments saved at entry, or NULL
+ * @ubase: uprobes: where offset 0 of the probed file is mapped
  */
 struct khist_ep_from {
 	const struct khist_field_desc *tf;
@@ -82,6 +83,7 @@ struct khist_ep_from {
 	unsigned int size;
 	struct pt_regs *regs;
 	const unsigned long *edata;
+	unsigned long ubase;
 };
 
 /* fetch.c */
@@ -90,13 +92,14 @@ void khist_ep_build(const struct khist_ep_def *def,
 		    const struct khist_ep_from *s, const void *hdr);
 void khist_ep_hit(struct khist_trigger *t, void *rec, unsigned int size,
 		  u64 ts);
+void khist_ep_prefault(const struct khist_ep_def *def,
+		       const struct khist_ep_from *s);
 
 /* print.c */
 void khist_ep_print(struct khist_print_ctx *p);
 void khist_ep_print_args(struct khist_print_ctx *p,
 			 const struct khist_ep_def *def);
 struct seq_file;
-int khist_ep_seq_show(struct seq_file *m, const struct khist_ep_def *def);
 
 /* eprobe.c */
 int khist_eprobe_init(void);
@@ -110,5 +113,15 @@ int khist_kprobe_command(const char *line);
 int khist_kprobe_show(struct seq_file *m);
 int khist_kprobe_clear(void);
 int khist_kprobe_profile_show(struct seq_file *m);
+int khist_kp_reg_offset(const char *name);
+
+/* uprobe.c */
+void khist_uprobe_print(struct khist_print_ctx *p);
+void khist_uprobe_init(void);
+void khist_uprobe_exit(void);
+int khist_uprobe_command(const char *line);
+int khist_uprobe_show(struct seq_file *m);
+int khist_uprobe_clear(void);
+int khist_uprobe_profile_show(struct seq_file *m);
 
 #endif /* _KHIST_EPROBE_EPROBE_H */

@@ -26,13 +26,20 @@
 
 /*
  * Where kernel and user addresses do not overlap (x86), a "kernel" read
- * of a user address reads user memory, as ftrace's probes do.
+ * of a user address reads user memory, as ftrace's probes do. Where the
+ * caller may sleep (a uprobe's handler before it builds the record), a
+ * user page that is not resident is faulted in, as the kernel's uprobes
+ * do; everywhere else a fault is a fault.
  */
 static int ep_read(void *dst, unsigned long addr, size_t n, bool user)
 {
 	if (IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
 	    addr < TASK_SIZE)
 		user = true;
+	if (user && preemptible())
+		return copy_from_user(dst, (const void __user *)addr, n) ?
+			       -EFAULT :
+			       0;
 	if (user)
 		return copy_from_user_nofault(dst, (const void __user *)addr,
 					      n) ?
@@ -181,11 +188,12 @@ static unsigned long ep_field(const struct khist_field_desc *f, const void *rec,
 	return ep_load(p, sizeof(long));
 }
 
-/* A value of the probed context (kprobes). */
+/* A value of the probed context (kprobes, uprobes). */
 static unsigned long ep_regs_value(const struct khist_ep_arg *a,
 				   const struct khist_ep_from *s)
 {
 	struct pt_regs *regs = s->regs;
+	unsigned long addr, v;
 
 	switch (a->src) {
 	case KHIST_EPS_REG:
@@ -198,6 +206,11 @@ static unsigned long ep_regs_value(const struct khist_ep_arg *a,
 		return regs_return_value(regs);
 	case KHIST_EPS_STACK:
 		return regs_get_kernel_stack_nth(regs, a->field);
+	case KHIST_EPS_USTACK:
+		addr = user_stack_pointer(regs) + a->field * sizeof(long);
+		return ep_read(&v, addr, sizeof(v), true) ? 0 : v;
+	case KHIST_EPS_FOFFS:
+		return s->ubase + a->imm;
 	default:
 		return kernel_stack_pointer(regs);
 	}
@@ -225,6 +238,8 @@ static bool ep_value(const struct khist_ep_arg *a,
 	case KHIST_EPS_RETVAL:
 	case KHIST_EPS_STACK:
 	case KHIST_EPS_STACKP:
+	case KHIST_EPS_USTACK:
+	case KHIST_EPS_FOFFS:
 		v = ep_regs_value(a, s);
 		break;
 	case KHIST_EPS_COMM:
@@ -416,6 +431,34 @@ void khist_ep_build(const struct khist_ep_def *def,
 	for (i = 0; i < def->nr_args; i++)
 		ep_store(&def->args[i], s, r, len, &dyn);
 	khist_rec_commit(&ctx);
+}
+
+/**
+ * khist_ep_prefault() - touch the user memory a hit will read, so that
+ * the record, built where nothing may sleep, finds it resident
+ * @def: the probe's definition
+ * @s:   where the values come from
+ *
+ * Context: process context, may sleep (a uprobe's handler).
+ */
+void khist_ep_prefault(const struct khist_ep_def *def,
+		       const struct khist_ep_from *s)
+{
+	const struct khist_ep_arg *a;
+	unsigned long val, base;
+	unsigned int i;
+	u8 b;
+
+	might_fault();
+	for (i = 0; i < def->nr_args; i++) {
+		a = &def->args[i];
+		if (!ep_value(a, s, &val, &base))
+			continue;
+		if (a->store == KHIST_EPST_MEM)
+			ep_read(&b, val + a->store_offset, 1, a->store_user);
+		else if (a->store == KHIST_EPST_STRING)
+			ep_str_elem(a, val, base, 0, NULL, KHIST_REC_MAX);
+	}
 }
 
 /**

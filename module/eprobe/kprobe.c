@@ -178,7 +178,16 @@ static const struct khist_kp_regname khist_kp_regs[] = {
 #endif
 };
 
-static int khist_kp_reg_offset(const char *name)
+/**
+ * khist_kp_reg_offset() - where a register is in the saved registers
+ * @name: its name as probes write it after '%' ("di", "ax", ...)
+ *
+ * Kprobes and uprobes take the same names.
+ *
+ * Context: any.
+ * Return: its byte offset in struct pt_regs, or -ENOENT.
+ */
+int khist_kp_reg_offset(const char *name)
 {
 	unsigned int i;
 
@@ -430,9 +439,11 @@ static int khist_kp_create(const char *line)
 	return ret;
 }
 
-static int khist_kp_dyn_show(struct seq_file *m, struct khist_dynevent *d)
+static int khist_kp_dyn_print(const struct khist_dynevent *d, char *buf,
+			      size_t size)
 {
-	return khist_ep_seq_show(m, to_kp(d)->def);
+	return khist_ep_show(container_of(d, struct khist_kprobe, dyn)->def,
+			     buf, size);
 }
 
 static bool khist_kp_dyn_is_busy(struct khist_dynevent *d)
@@ -440,12 +451,9 @@ static bool khist_kp_dyn_is_busy(struct khist_dynevent *d)
 	return khist_kp_busy(to_kp(d));
 }
 
-static int khist_kp_dyn_free(struct khist_dynevent *d)
+static void khist_kp_dyn_free(struct khist_dynevent *d)
 {
-	if (khist_kp_busy(to_kp(d)))
-		return -EBUSY;
 	khist_kp_destroy(to_kp(d));
-	return 0;
 }
 
 static bool khist_kp_dyn_match(const char *system, const char *event, int argc,
@@ -456,7 +464,8 @@ static bool khist_kp_dyn_match(const char *system, const char *event, int argc,
 
 static struct khist_dynevent_ops khist_kp_dyn_ops = {
 	.create = khist_kp_create,
-	.show = khist_kp_dyn_show,
+	.print = khist_kp_dyn_print,
+	.prefix = "",
 	.is_busy = khist_kp_dyn_is_busy,
 	.free = khist_kp_dyn_free,
 	.match = khist_kp_dyn_match,

@@ -7,8 +7,6 @@
  * Each value in its type's conversion (decimal, signed, 0x hex, 'c',
  * symbol+offset/size, "string" or (fault)), arrays as {v,v,...}.
  */
-#include <linux/seq_file.h>
-#include <linux/slab.h>
 #include "events/events.h"
 #include "eprobe.h"
 #include "buffer/buffer.h"
@@ -120,25 +118,4 @@ void khist_ep_print(struct khist_print_ctx *p)
 	def = container_of(ev->def, struct khist_eprobe, kdef)->def;
 	khist_out_printf(p->out, "(%s.%s)", def->system, def->target);
 	khist_ep_print_args(p, def);
-}
-
-/**
- * khist_ep_seq_show() - a probe's `dynamic_events` line into a seq_file
- * @m:   the listing being read
- * @def: the probe (an event probe or a kprobe)
- *
- * Context: process context, khist_event_mutex held; may sleep.
- * Return: 0 or -ENOMEM.
- */
-int khist_ep_seq_show(struct seq_file *m, const struct khist_ep_def *def)
-{
-	int len = khist_ep_show(def, NULL, 0);
-	char *buf = kmalloc(len + 1, GFP_KERNEL);
-
-	if (!buf)
-		return -ENOMEM;
-	khist_ep_show(def, buf, len + 1);
-	seq_puts(m, buf);
-	kfree(buf);
-	return 0;
 }

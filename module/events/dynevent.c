@@ -74,14 +74,67 @@ void khist_dynevent_del(struct khist_dynevent *ev)
 }
 
 /**
+ * khist_dynevent_remove() - free one event unless it is busy
+ * @ev: the event
+ *
+ * The one place where the busy rule of every kind is applied before its
+ * ->free().
+ *
+ * Context: process context, khist_event_mutex held.
+ * Return: 0, or -EBUSY and @ev is untouched.
+ */
+int khist_dynevent_remove(struct khist_dynevent *ev)
+{
+	lockdep_assert_held(&khist_event_mutex);
+	if (ev->ops->is_busy(ev))
+		return -EBUSY;
+	ev->ops->free(ev);
+	return 0;
+}
+
+/**
+ * khist_dynevent_seq_print() - an event's listing line into a seq_file
+ * @m:      the listing being read
+ * @ev:     the event
+ * @prefix: text before the kind's line (NULL: none)
+ *
+ * The line is measured with ->print(), then printed into a buffer of that
+ * size: no line is ever cut, whatever its length.
+ *
+ * Context: process context, khist_event_mutex held; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int khist_dynevent_seq_print(struct seq_file *m,
+			     const struct khist_dynevent *ev,
+			     const char *prefix)
+{
+	int len = ev->ops->print(ev, NULL, 0);
+	char *buf;
+
+	lockdep_assert_held(&khist_event_mutex);
+	if (len < 0)
+		return len;
+	buf = kmalloc(len + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ev->ops->print(ev, buf, len + 1);
+	if (prefix)
+		seq_puts(m, prefix);
+	seq_puts(m, buf);
+	kfree(buf);
+	return 0;
+}
+
+/**
  * khist_dynevent_release_all() - remove every event of a kind, or none
  * @type: the kind, or NULL for every kind
  *
  * Nothing is removed when one of the events is busy.
  *
  * Context: process context.
- * Return: 0, -EBUSY, or the error of a ->free() (events before it are
- * removed).
+ * Return: 0 or -EBUSY (an event freed before the busy one stays freed:
+ * the check of every event comes first, so only when freeing one makes
+ * another busy).
  */
 int khist_dynevent_release_all(const struct khist_dynevent_ops *type)
 {
@@ -100,7 +153,7 @@ int khist_dynevent_release_all(const struct khist_dynevent_ops *type)
 	list_for_each_entry_safe(ev, tmp, &khist_dynevent_list, list) {
 		if (type && ev->ops != type)
 			continue;
-		ret = ev->ops->free(ev);
+		ret = khist_dynevent_remove(ev);
 		if (ret)
 			break;
 	}
@@ -141,7 +194,7 @@ int khist_dynevent_remove_kind(const char *line,
 		if (!ev->ops->match(system, event, argc - 1,
 				    (const char **)argv + 1, ev))
 			continue;
-		ret = ev->ops->free(ev);
+		ret = khist_dynevent_remove(ev);
 		if (ret)
 			break;
 	}
@@ -184,7 +237,7 @@ int khist_dynevent_command(const char *line)
  * @m: the seq_file
  *
  * Context: process context; takes khist_event_mutex.
- * Return: 0 or the first error of a kind's ->show.
+ * Return: 0 or -ENOMEM.
  */
 int khist_dynevent_show_all(struct seq_file *m)
 {
@@ -197,7 +250,7 @@ int khist_dynevent_show_all(struct seq_file *m)
  * @type: the kind, or NULL for every kind
  *
  * Context: process context; takes khist_event_mutex.
- * Return: 0 or the first error of a kind's ->show.
+ * Return: 0 or -ENOMEM.
  */
 int khist_dynevent_show_kind(struct seq_file *m,
 			     const struct khist_dynevent_ops *type)
@@ -209,7 +262,7 @@ int khist_dynevent_show_kind(struct seq_file *m,
 	list_for_each_entry(ev, &khist_dynevent_list, list) {
 		if (type && ev->ops != type)
 			continue;
-		ret = ev->ops->show(m, ev);
+		ret = khist_dynevent_seq_print(m, ev, ev->ops->prefix);
 		if (ret)
 			break;
 	}

@@ -48,6 +48,7 @@
 #include <linux/workqueue.h>
 #include <khist/event.h>
 #include "buffer/buffer.h"
+#include "core/lex.h"
 #include "core/ue_parse.h"
 #include "events/events.h"
 #include "events/user_events.h"
@@ -1149,10 +1150,9 @@ long khist_ue_ioctl_del(const char __user *uname)
 		ue = khist_ue_of(d);
 		if (strcmp(ue->def->name, name))
 			continue;
-		ret = khist_ue_busy(ue) ? -EBUSY : 0;
+		ret = khist_dynevent_remove(&ue->dyn);
 		if (ret)
 			break;
-		khist_ue_destroy(ue);
 	}
 	mutex_unlock(&khist_event_mutex);
 	kfree(name);
@@ -1331,18 +1331,13 @@ static int khist_ue_dyn_create(const char *line)
 	return ret;
 }
 
-static int khist_ue_dyn_show(struct seq_file *m, struct khist_dynevent *d)
+static int khist_ue_dyn_print(const struct khist_dynevent *d, char *buf,
+			      size_t size)
 {
-	const struct khist_ue_def *def = khist_ue_of(d)->def;
-	int len = khist_ue_show(def, NULL, 0);
-	char *buf = kmalloc(len + 1, GFP_KERNEL);
+	const struct khist_ue_def *def =
+		container_of(d, struct khist_ue_event, dyn)->def;
 
-	if (!buf)
-		return -ENOMEM;
-	khist_ue_show(def, buf, len + 1);
-	seq_printf(m, "%s%s\n", USER_EVENTS_PREFIX, buf);
-	kfree(buf);
-	return 0;
+	return khist_puts(buf, size, khist_ue_show(def, buf, size), "\n");
 }
 
 static bool khist_ue_dyn_is_busy(struct khist_dynevent *d)
@@ -1350,12 +1345,9 @@ static bool khist_ue_dyn_is_busy(struct khist_dynevent *d)
 	return khist_ue_busy(khist_ue_of(d));
 }
 
-static int khist_ue_dyn_free(struct khist_dynevent *d)
+static void khist_ue_dyn_free(struct khist_dynevent *d)
 {
-	if (khist_ue_busy(khist_ue_of(d)))
-		return -EBUSY;
 	khist_ue_destroy(khist_ue_of(d));
-	return 0;
 }
 
 /*
@@ -1399,7 +1391,8 @@ static bool khist_ue_dyn_match(const char *system, const char *event, int argc,
 
 struct khist_dynevent_ops khist_ue_dyn_ops = {
 	.create = khist_ue_dyn_create,
-	.show = khist_ue_dyn_show,
+	.print = khist_ue_dyn_print,
+	.prefix = USER_EVENTS_PREFIX,
 	.is_busy = khist_ue_dyn_is_busy,
 	.free = khist_ue_dyn_free,
 	.match = khist_ue_dyn_match,

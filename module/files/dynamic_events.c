@@ -2,7 +2,8 @@
 /*
  * dynamic_events.c - the `dynamic_events` file (events/dynevent.c keeps
  * the list and dispatches each line), `kprobe_events` and `kprobe_profile`
- * (eprobe/kprobe.c), and the line splitter ftrace uses for its command
+ * (eprobe/kprobe.c), `uprobe_events` and `uprobe_profile` (eprobe/uprobe.c),
+ * and the line splitter ftrace uses for its command
  * files, which `synthetic_events` shares.
  */
 #include <linux/fs.h>
@@ -177,6 +178,61 @@ static const struct file_operations khist_kprobe_profile_fops = {
 	.release = single_release,
 };
 
+/* ---- uprobe_events and uprobe_profile ---------------------------------- */
+
+static int khist_uprobe_events_show(struct seq_file *m, void *v)
+{
+	return khist_uprobe_show(m);
+}
+
+static int khist_uprobe_events_open(struct inode *inode, struct file *file)
+{
+	int ret;
+
+	if (khist_fs_open_truncates(file)) {
+		ret = khist_uprobe_clear();
+		if (ret)
+			return ret;
+	}
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	return single_open(file, khist_uprobe_events_show, NULL);
+}
+
+static ssize_t khist_uprobe_events_write(struct file *file,
+					 const char __user *ubuf, size_t count,
+					 loff_t *ppos)
+{
+	return khist_run_commands(ubuf, count, ppos, khist_uprobe_command);
+}
+
+static const struct file_operations khist_uprobe_events_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_uprobe_events_open,
+	.read = seq_read,
+	.write = khist_uprobe_events_write,
+	.llseek = khist_dynevent_llseek,
+	.release = khist_dynevent_release,
+};
+
+static int khist_uprobe_profile_seq(struct seq_file *m, void *v)
+{
+	return khist_uprobe_profile_show(m);
+}
+
+static int khist_uprobe_profile_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, khist_uprobe_profile_seq, NULL);
+}
+
+static const struct file_operations khist_uprobe_profile_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_uprobe_profile_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 /**
  * khist_dynevent_files_create() - add `dynamic_events` to an instance
  * @inst: the top-level instance
@@ -199,6 +255,14 @@ int khist_dynevent_files_create(struct khist_instance *inst)
 		goto out;
 	n = khist_fs_create_file(inst->dir, "kprobe_profile", KHIST_MODE_READ,
 				 &khist_kprobe_profile_fops, NULL);
+	if (IS_ERR(n))
+		goto out;
+	n = khist_fs_create_file(inst->dir, "uprobe_events", KHIST_MODE_WRITE,
+				 &khist_uprobe_events_fops, NULL);
+	if (IS_ERR(n))
+		goto out;
+	n = khist_fs_create_file(inst->dir, "uprobe_profile", KHIST_MODE_READ,
+				 &khist_uprobe_profile_fops, NULL);
 	if (!IS_ERR(n))
 		return 0;
 out:
@@ -214,6 +278,8 @@ out:
  */
 void khist_dynevent_files_remove(struct khist_instance *inst)
 {
+	khist_fs_remove(khist_fs_lookup(inst->dir, "uprobe_profile"));
+	khist_fs_remove(khist_fs_lookup(inst->dir, "uprobe_events"));
 	khist_fs_remove(khist_fs_lookup(inst->dir, "kprobe_profile"));
 	khist_fs_remove(khist_fs_lookup(inst->dir, "kprobe_events"));
 	khist_fs_remove(khist_fs_lookup(inst->dir, "dynamic_events"));

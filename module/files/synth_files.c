@@ -19,27 +19,19 @@
 static int synth_file_show(struct seq_file *m, void *v)
 {
 	struct khist_dynevent *ev;
-	struct khist_synth_event *se;
-	char *buf;
-	int len;
+	int ret = 0;
 
+	/* The lines of `dynamic_events` without their "s:synthetic/". */
 	mutex_lock(&khist_event_mutex);
 	list_for_each_entry(ev, &khist_dynevent_list, list) {
 		if (ev->ops != &khist_synth_dyn_ops)
 			continue;
-		se = container_of(ev, struct khist_synth_event, dyn);
-		len = khist_synth_show(se->def, NULL, 0);
-		buf = kmalloc(len + 1, GFP_KERNEL);
-		if (!buf) {
-			mutex_unlock(&khist_event_mutex);
-			return -ENOMEM;
-		}
-		khist_synth_show(se->def, buf, len + 1);
-		seq_puts(m, buf);
-		kfree(buf);
+		ret = khist_dynevent_seq_print(m, ev, NULL);
+		if (ret)
+			break;
 	}
 	mutex_unlock(&khist_event_mutex);
-	return 0;
+	return ret;
 }
 
 static int synth_file_open(struct inode *inode, struct file *file)

@@ -171,10 +171,7 @@ static int synth_delete_locked(const char *name)
 
 	if (!se)
 		return -ENOENT;
-	if (synth_is_busy(se))
-		return -EBUSY;
-	synth_destroy(se);
-	return 0;
+	return khist_dynevent_remove(&se->dyn);
 }
 
 /* One command line; errors go to the top instance's error_log. */
@@ -227,18 +224,13 @@ int khist_synth_dyn_create(const char *line)
 	return synth_run(line, KHIST_SYNTH_PARSE_DYN, NULL);
 }
 
-static int synth_dyn_show(struct seq_file *m, struct khist_dynevent *ev)
+static int synth_dyn_print(const struct khist_dynevent *ev, char *buf,
+			   size_t size)
 {
-	const struct khist_synth_def *def = to_synth(ev)->def;
-	int len = khist_synth_show(def, NULL, 0);
-	char *buf = kmalloc(len + 1, GFP_KERNEL);
+	const struct khist_synth_event *se =
+		container_of(ev, struct khist_synth_event, dyn);
 
-	if (!buf)
-		return -ENOMEM;
-	khist_synth_show(def, buf, len + 1);
-	seq_printf(m, "s:%s/%s", KHIST_SYNTH_SYSTEM, buf);
-	kfree(buf);
-	return 0;
+	return khist_synth_show(se->def, buf, size);
 }
 
 static bool synth_dyn_is_busy(struct khist_dynevent *ev)
@@ -246,12 +238,9 @@ static bool synth_dyn_is_busy(struct khist_dynevent *ev)
 	return synth_is_busy(to_synth(ev));
 }
 
-static int synth_dyn_free(struct khist_dynevent *ev)
+static void synth_dyn_free(struct khist_dynevent *ev)
 {
-	if (synth_is_busy(to_synth(ev)))
-		return -EBUSY;
 	synth_destroy(to_synth(ev));
-	return 0;
 }
 
 static bool synth_dyn_match(const char *system, const char *event, int argc,
@@ -263,7 +252,8 @@ static bool synth_dyn_match(const char *system, const char *event, int argc,
 
 struct khist_dynevent_ops khist_synth_dyn_ops = {
 	.create = khist_synth_dyn_create,
-	.show = synth_dyn_show,
+	.print = synth_dyn_print,
+	.prefix = "s:" KHIST_SYNTH_SYSTEM "/",
 	.is_busy = synth_dyn_is_busy,
 	.free = synth_dyn_free,
 	.match = synth_dyn_match,

@@ -616,7 +616,124 @@ static void kp_layout_and_texts(struct kunit *test)
 	khist_ep_cmd_release(&cmd);
 }
 
+/* ---- uprobes ----------------------------------------------------------- */
+
+static int up_file(const char *path)
+{
+	if (!strcmp(path, "/bin/up"))
+		return 0;
+	return strcmp(path, "/bin") ? -ENOENT : -EISDIR;
+}
+
+static const struct khist_ep_finder ufinder = { .reg = kp_reg,
+						.file = up_file };
+
+#define UP "p:up/e /bin/up:0x10 "
+
+static const struct ep_err_case up_err_cases[] = {
+	{ "p:up/e ^/bin/nofile:0x10", -ENOENT, KHIST_EPERR_FILE_NOT_FOUND },
+	{ "p:up/e ^/bin:0x10", -EINVAL, KHIST_EPERR_NO_REGULAR_FILE },
+	{ "p:up/e /bin/up:0x10(0x20^", -EINVAL, KHIST_EPERR_REFCNT_OPEN_BRACE },
+	{ "p:up/e /bin/up:0x10(0x20)^x", -EINVAL,
+	  KHIST_EPERR_BAD_REFCNT_SUFFIX },
+	{ "p:up/e /bin/up:0x10(^zz)", -EINVAL, KHIST_EPERR_BAD_REFCNT },
+	{ "p:up/e /bin/up:0x10^%ret", -EINVAL, KHIST_EPERR_BAD_ADDR_SUFFIX },
+	{ "p:up/e /bin/up:^0x1z", -EINVAL, KHIST_EPERR_BAD_UPROBE_OFFS },
+	{ UP "^@+zz", -EINVAL, KHIST_EPERR_BAD_FILE_OFFS },
+	{ UP "^@jiffies", -EINVAL, KHIST_EPERR_SYM_ON_UPROBE },
+	{ UP "^$retval", -EINVAL, KHIST_EPERR_RETVAL_ON_PROBE },
+	{ UP "^$arg1", -EINVAL, KHIST_EPERR_NOFENTRY_ARGS },
+	{ "r:up/e /bin/up:0x10 ^$arg1", -EINVAL, KHIST_EPERR_NOFENTRY_ARGS },
+	{ UP "%di:^symbol", -EINVAL, KHIST_EPERR_BAD_TYPE },
+	{ UP "%di:^symstr", -EINVAL, KHIST_EPERR_BAD_TYPE },
+	{ UP "^%nope", -EINVAL, KHIST_EPERR_BAD_REG_NAME },
+	{ "p:^/e /bin/up:0x10", -EINVAL, KHIST_EPERR_NO_GROUP_NAME },
+	{ "p vfs_read", -ECANCELED, 0 },
+	{ "p /bin/up", -ECANCELED, 0 },
+	{ "p /bin/up:x", -ECANCELED, 0 },
+};
+
+static void up_errors(struct kunit *test)
+{
+	const struct ep_err_case *c;
+	struct khist_ep_cmd cmd;
+	char line[256], *caret;
+	unsigned int i, pos;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(up_err_cases); i++) {
+		c = &up_err_cases[i];
+		snprintf(line, sizeof(line), "%s", c->line);
+		caret = strchr(line, '^');
+		pos = caret ? caret - line : 0;
+		if (caret)
+			memmove(caret, caret + 1, strlen(caret));
+		ret = khist_up_parse(line, &ufinder, &cmd);
+		if (ret != c->ret || (c->err && cmd.nr_err != 1) ||
+		    (!c->err && cmd.nr_err) ||
+		    (c->err && (cmd.err[0] != c->err || cmd.pos[0] != pos)))
+			KUNIT_FAIL(test, ERR_FMT, line, ret, cmd.err[0],
+				   cmd.err[1], cmd.pos[0], c->ret, c->err,
+				   c->err2, pos);
+		KUNIT_EXPECT_NULL(test, cmd.def);
+		khist_ep_cmd_release(&cmd);
+	}
+}
+
+static const char up_line[] =
+	"p /bin/up:0x1d0(0x40) a=%di s=+u0(%di):string n=@+16:u8 st=$stack3000";
+static const char up_show[] =
+	"p:uprobes/p_up_0x1d0 /bin/up:0x00000000000001d0(0x40) a=%di s=+u0(%di):string n=@+16:u8 st=$stack3000\n";
+static const char *const up_rm_ok[] = { "/bin/up:0x00000000000001d0(0x40)",
+					"a=%di" };
+static const char *const up_rm_bad[] = { "/bin/up:0x00000000000001d0" };
+
+/* Default names, sources, layout, listing and removal match of uprobes. */
+static void up_layout_and_texts(struct kunit *test)
+{
+	const char *ret_line = "p:g/r /bin/up:0x20%return r=$retval:s32";
+	struct khist_ep_cmd cmd;
+	struct khist_ep_def *d;
+	static char buf[512];
+	bool m;
+
+	KUNIT_ASSERT_EQ(test, khist_up_parse(up_line, &ufinder, &cmd), 0);
+	d = cmd.def;
+	KUNIT_EXPECT_STREQ(test, d->group, "uprobes");
+	KUNIT_EXPECT_STREQ(test, d->event, "p_up_0x1d0");
+	KUNIT_EXPECT_EQ(test, d->kind, KHIST_EPK_UPROBE);
+	KUNIT_EXPECT_EQ(test, d->offset, 0x1d0UL);
+	KUNIT_EXPECT_EQ(test, d->ref_ctr, 0x40UL);
+	KUNIT_EXPECT_EQ(test, d->hdr_size, 16U);
+	KUNIT_EXPECT_EQ(test, d->args[0].src, KHIST_EPS_REG);
+	KUNIT_EXPECT_TRUE(test, d->args[1].store_user);
+	KUNIT_EXPECT_EQ(test, d->args[2].src, KHIST_EPS_FOFFS);
+	KUNIT_EXPECT_EQ(test, d->args[2].imm, 16ULL);
+	KUNIT_EXPECT_EQ(test, d->args[2].store, KHIST_EPST_MEM);
+	KUNIT_EXPECT_TRUE(test, d->args[2].store_user);
+	KUNIT_EXPECT_EQ(test, d->args[3].src, KHIST_EPS_USTACK);
+	KUNIT_EXPECT_EQ(test, d->args[3].field, 3000U);
+	khist_ep_show(d, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, up_show);
+	m = khist_ep_match(d, NULL, "p_up_0x1d0", 2, up_rm_ok);
+	KUNIT_EXPECT_TRUE(test, m);
+	m = khist_ep_match(d, NULL, "p_up_0x1d0", 1, up_rm_bad);
+	KUNIT_EXPECT_FALSE(test, m);
+	khist_ep_cmd_release(&cmd);
+
+	KUNIT_ASSERT_EQ(test, khist_up_parse(ret_line, &ufinder, &cmd), 0);
+	d = cmd.def;
+	KUNIT_EXPECT_EQ(test, d->kind, KHIST_EPK_URETPROBE);
+	KUNIT_EXPECT_EQ(test, d->hdr_size, 24U);
+	KUNIT_EXPECT_EQ(test, d->args[0].src, KHIST_EPS_RETVAL);
+	khist_ep_show(d, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "r:g/r /bin/up:0x0000000000000020 r=$retval:s32\n");
+	khist_ep_cmd_release(&cmd);
+}
+
 static struct kunit_case ep_cases[] = {
+	KUNIT_CASE(up_errors),	       KUNIT_CASE(up_layout_and_texts),
 	KUNIT_CASE(kp_errors),	       KUNIT_CASE(kp_layout_and_texts),
 	KUNIT_CASE(ep_errors),	       KUNIT_CASE(ep_error_command),
 	KUNIT_CASE(ep_deref_limit),    KUNIT_CASE(ep_names),
