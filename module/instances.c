@@ -55,8 +55,13 @@ static int khist_instance_buffer_add(struct khist_instance *inst)
 	ret = khist_percpu_files_create(inst);
 	if (ret)
 		goto out_snap;
+	ret = khist_recorder_files_create(inst);
+	if (ret)
+		goto out_percpu;
 	return 0;
 
+out_percpu:
+	khist_percpu_files_remove(inst);
 out_snap:
 	khist_snapshot_files_remove(inst);
 out_trace:
@@ -70,6 +75,7 @@ out_buf:
 /* Remove the buffer's files; the buffer lives on while files are open. */
 static void khist_instance_buffer_remove(struct khist_instance *inst)
 {
+	khist_recorder_files_remove(inst);
 	khist_percpu_files_remove(inst);
 	khist_snapshot_files_remove(inst);
 	khist_trace_files_remove(inst);

@@ -50,9 +50,12 @@ int khist_ringbuf_init(struct khist_instance *inst)
 					    RB_FL_OVERWRITE);
 	if (!buf->rb)
 		goto out_buf;
+	if (!zalloc_cpumask_var(&buf->cpus, GFP_KERNEL))
+		goto out_rb;
+	cpumask_copy(buf->cpus, cpu_possible_mask);
 	ret = khist_snapshot_alloc(buf);
 	if (ret)
-		goto out_rb;
+		goto out_mask;
 	buf->on = 1;
 	buf->inst = inst;
 	init_waitqueue_head(&buf->wait);
@@ -62,6 +65,8 @@ int khist_ringbuf_init(struct khist_instance *inst)
 	WRITE_ONCE(inst->buf, buf);
 	return 0;
 
+out_mask:
+	free_cpumask_var(buf->cpus);
 out_rb:
 	ring_buffer_free(buf->rb);
 out_buf:
@@ -87,6 +92,7 @@ void khist_ringbuf_free(struct khist_instance *inst)
 	irq_work_sync(&buf->wake_work);
 	khist_snapshot_free(buf);
 	ring_buffer_free(buf->rb);
+	free_cpumask_var(buf->cpus);
 	khist_mem_uncharge(buf->charged);
 	kfree(buf);
 }

@@ -58,6 +58,8 @@ struct seq_file;
  * @dropped:   records of this instance's events that its buffer or its
  *             triggers should have had and did not get (too big, nested
  *             too deep, the buffer refused them); `stats` shows it
+ * @cpus:      tracing_cpumask: the CPUs whose events the buffer records
+ *             (the triggers see every CPU's, as ftrace's do)
  */
 struct khist_buffer {
 	struct trace_buffer *rb;
@@ -70,7 +72,18 @@ struct khist_buffer {
 	struct khist_snapshot *snap;
 	u64 charged;
 	atomic_long_t dropped;
+	cpumask_var_t cpus;
 };
+
+/*
+ * Whether @buf records what the current CPU writes now: tracing_on, and
+ * the CPU in tracing_cpumask. Context: any, preemption disabled.
+ */
+static __always_inline bool khist_buffer_records(struct khist_buffer *buf)
+{
+	return READ_ONCE(buf->on) &&
+	       cpumask_test_cpu(raw_smp_processor_id(), buf->cpus);
+}
 
 /**
  * typedef khist_trace_header_fn - prints the comment block of a `trace` view
@@ -138,6 +151,8 @@ void khist_ringbuf_free(struct khist_instance *inst);
 void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb);
 void khist_comm_lookup(int pid, char *comm);
 void khist_comm_save(struct task_struct *tsk);
+void khist_comm_show(struct seq_file *m, bool tgid);
+unsigned int khist_comm_capacity(void);
 void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 			   unsigned int size);
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len);

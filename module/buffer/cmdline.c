@@ -7,6 +7,7 @@
 #include <linux/hardirq.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include "buffer/buffer.h"
@@ -21,6 +22,7 @@
 #define KHIST_COMM_WAYS 4
 struct khist_comm {
 	int pid;
+	int tgid;
 	char comm[TASK_COMM_LEN];
 };
 
@@ -107,6 +109,7 @@ static noinline void khist_comm_save_slow(struct task_struct *tsk,
 		set->next++;
 	}
 	WRITE_ONCE(c->pid, tsk->pid);
+	c->tgid = tsk->tgid;
 	strscpy(c->comm, tsk->comm, TASK_COMM_LEN);
 	arch_spin_unlock(&khist_comm_lock);
 	if (!in_nmi())
@@ -162,4 +165,52 @@ void khist_comm_lookup(int pid, char *comm)
 	arch_spin_unlock(&khist_comm_lock);
 	local_irq_restore(flags);
 	comm[TASK_COMM_LEN - 1] = '\0';
+}
+
+/**
+ * khist_comm_show() - list the pid -> comm cache, as saved_cmdlines or
+ * saved_tgids
+ * @m:    where the lines go
+ * @tgid: "<pid> <tgid>" lines (saved_tgids), else "<pid> <comm>"
+ *
+ * One set is copied at a time under the lock, and printed after it.
+ *
+ * Context: process context.
+ */
+void khist_comm_show(struct seq_file *m, bool tgid)
+{
+	struct khist_comm copy[KHIST_COMM_WAYS];
+	unsigned long flags;
+	int set, w;
+
+	for (set = 0; set < KHIST_COMM_SETS; set++) {
+		local_irq_save(flags);
+		arch_spin_lock(&khist_comm_lock);
+		memcpy(copy, khist_comms[set].way, sizeof(copy));
+		arch_spin_unlock(&khist_comm_lock);
+		local_irq_restore(flags);
+		for (w = 0; w < KHIST_COMM_WAYS; w++) {
+			if (!copy[w].pid)
+				continue;
+			copy[w].comm[TASK_COMM_LEN - 1] = '\0';
+			if (tgid)
+				seq_printf(m, "%d %d\n", copy[w].pid,
+					   copy[w].tgid);
+			else
+				seq_printf(m, "%d %s\n", copy[w].pid,
+					   copy[w].comm);
+		}
+		cond_resched();
+	}
+}
+
+/**
+ * khist_comm_capacity() - how many tasks the pid -> comm cache holds
+ *
+ * Context: any.
+ * Return: the number of names (saved_cmdlines_size).
+ */
+unsigned int khist_comm_capacity(void)
+{
+	return KHIST_COMM_SETS * KHIST_COMM_WAYS;
 }

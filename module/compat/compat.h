@@ -44,6 +44,9 @@
 #define khist_inode_init_ts(ino) simple_inode_init_ts(ino)
 #endif
 
+/* 6.8 made the ring buffer's sub-buffer size a file, buffer_subbuf_size_kb. */
+#define KHIST_HAS_SUBBUF_SIZE (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0))
+
 /*
  * 6.2 dropped the (unused) event argument of ring_buffer_unlock_commit().
  */

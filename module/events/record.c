@@ -313,7 +313,7 @@ static __always_inline void *khist_rec_reserve_one(struct khist_rec_ctx *ctx,
 
 	if (unlikely(!buf))
 		return NULL;
-	if (!READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on))
+	if (!READ_ONCE(ev->soft_disabled) && khist_buffer_records(buf))
 		return khist_rec_reserve_rb(ctx, ev, buf, size);
 	/* Nobody wants it: stop before building anything. */
 	if (!READ_ONCE(ev->has_triggers))
@@ -358,7 +358,7 @@ static bool khist_rec_wanted(struct khist_event *ev)
 		return false;
 	if (READ_ONCE(ev->has_triggers))
 		return true;
-	return !READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on);
+	return !READ_ONCE(ev->soft_disabled) && khist_buffer_records(buf);
 }
 
 /* The multi path could not build a record: each instance that wanted it. */
@@ -471,7 +471,7 @@ static void khist_rec_deliver(struct khist_event *ev, struct khist_rec_ctx *ctx)
 	 * traceoff trigger still records its own hit, a snapshot trigger
 	 * sends it to the buffer that becomes the snapshot.
 	 */
-	if (!READ_ONCE(ev->soft_disabled) && READ_ONCE(buf->on))
+	if (!READ_ONCE(ev->soft_disabled) && khist_buffer_records(buf))
 		rb = READ_ONCE(buf->rb);
 	khist_rec_run_triggers(ev, ctx->rec, ctx->size);
 	if (!rb)

@@ -39,9 +39,14 @@ ssize_t khist_run_commands(const char __user *ubuf, size_t count, loff_t *ppos,
 int khist_ue_files_create(struct khist_instance *inst);
 void khist_ue_files_remove(struct khist_instance *inst);
 
-/* The ring buffer's files (trace_files.c, snapshot_file.c). */
+/*
+ * The ring buffer's files (trace_files.c, recorder_files.c,
+ * snapshot_file.c).
+ */
 int khist_trace_files_create(struct khist_instance *inst);
 void khist_trace_files_remove(struct khist_instance *inst);
+int khist_recorder_files_create(struct khist_instance *inst);
+void khist_recorder_files_remove(struct khist_instance *inst);
 int khist_snapshot_files_create(struct khist_instance *inst);
 void khist_snapshot_files_remove(struct khist_instance *inst);
 int khist_trace_view_open(struct inode *inode, struct file *file,

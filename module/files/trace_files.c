@@ -567,9 +567,10 @@ static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 	struct khist_buffer *buf = file->private_data;
 	size_t len = min_t(size_t, cnt, KHIST_MARKER_CAP);
 	struct khist_event *ev;
-	struct khist_rec_ctx ctx;
+	struct khist_rec_ctx ctx = { .rbe = NULL };
 	unsigned int size;
 	char *text, *rec;
+	bool recorded;
 
 	if ((ssize_t)cnt < 0)
 		return -EINVAL;
@@ -586,6 +587,7 @@ static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 	/* The instance's own print event; freed only after a grace period. */
 	ev = READ_ONCE(buf->inst->print_ev);
 	rec = ev ? khist_rec_reserve_ev(&ctx, ev, size) : NULL;
+	recorded = rec && ctx.rbe;
 	if (rec) {
 		char *s = rec + khist_print_def.rec_size;
 
@@ -597,7 +599,13 @@ static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 	}
 	preempt_enable_notrace();
 	kfree(text);
-	return len;
+	/*
+	 * Not in the buffer (tracing_on is 0, the CPU is not in
+	 * tracing_cpumask, the buffer refused it): -EBADF, as ftrace answers
+	 * when its buffer refuses a marker. The triggers of the print event
+	 * have still seen it, as they see the events of a stopped buffer.
+	 */
+	return recorded ? len : -EBADF;
 }
 
 static const struct file_operations khist_marker_fops = {

@@ -146,6 +146,20 @@ else
 fi
 verdict "trace-cmd: stat lists a synthetic event" "$(tool_features trace-cmd-stat-synth)" $ok /tmp/tc-stat
 
+# ---- trace-cmd record, report, extract, show: khist against native ----
+# The test of the in-VM suite (it mounts its own native tracefs), timed.
+t0=$(date +%s)
+tc_rec=/selftests/fs/test.d/ringbuf/ringbuf-tracecmd.tc
+(cd /tmp && KHIST_MNT=$K timeout 300 dash -e -c \
+	". /selftests/fs/lib.sh; . $tc_rec") > /tmp/tc-rec 2>&1
+rc=$?
+echo "# trace-cmd record/report: $(($(date +%s) - t0)) s"
+case $rc in
+0) verdict "trace-cmd: record/report/extract/show match native" "" 1 ;;
+3) echo "ok - trace-cmd: record/report/extract/show match native # SKIP no trace-cmd" ;;
+*) verdict "trace-cmd: record/report/extract/show match native" "" 0 /tmp/tc-rec ;;
+esac
+
 # ---- libtracefs ----
 # The program must pass against the native tracefs: that checks the test,
 # not khist.

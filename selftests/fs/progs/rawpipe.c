@@ -10,6 +10,15 @@
  *   rawpipe splice FILE LEN [nb]  one splice() of LEN bytes into a pipe
  *                                 (nb: SPLICE_F_NONBLOCK)
  *   rawpipe write FILE TEXT       one write() of TEXT: "wrote N"
+ *   rawpipe slow FILE USEC STOP   blocking reads of whole pages, USEC
+ *                                 apart, until a read returns 0 or the
+ *                                 file STOP exists and the CPU is empty;
+ *                                 counts the pages, the data events in
+ *                                 them, the pages equal to the one read
+ *                                 before (timestamp, commit and data: a
+ *                                 page given twice) and those whose
+ *                                 timestamp is not after the last one's:
+ *                                 "pages P events E dup D back B"
  *   rawpipe hold FILE LEN GO      splice LEN bytes, close FILE, print
  *                                 "spliced BYTES", wait for the file GO to
  *                                 exist, then read the pipe: "n BYTES
@@ -55,6 +64,84 @@ static int report(ssize_t n, const char *page)
 
 static void on_usr1(int sig)
 {
+}
+
+/*
+ * The data events of a sub-buffer: the event header's 5-bit type_len
+ * (0: length in the next word, 1-28: that many words of data, 29:
+ * padding, 30: time extend, 31: absolute time stamp) and 27-bit delta.
+ */
+static long events_of(const char *page)
+{
+	unsigned long off = 16, end = 16 + commit_of(page);
+	uint32_t hdr, len;
+	long n = 0;
+
+	while (off + 4 <= end) {
+		memcpy(&hdr, page + off, 4);
+		switch (hdr & 31) {
+		case 29:
+			if (!(hdr >> 5))
+				return n;
+			memcpy(&len, page + off + 4, 4);
+			off += 4 + len;
+			break;
+		case 30:
+		case 31:
+			off += 8;
+			break;
+		case 0:
+			memcpy(&len, page + off + 4, 4);
+			off += 4 + len;
+			n++;
+			break;
+		default:
+			off += 4 + (hdr & 31) * 4;
+			n++;
+		}
+	}
+	return n;
+}
+
+static int slow_reader(const char *file, long usec, const char *stop)
+{
+	static char page[PG], prev[PG];
+	long pages = 0, events = 0, dup = 0, back = 0;
+	uint64_t ts, last = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(file, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return report(-1, NULL);
+	for (;;) {
+		n = read(fd, page, PG);
+		if (n < 0 && errno == EAGAIN) {
+			if (!access(stop, F_OK))
+				break;
+			usleep(1000);
+			continue;
+		}
+		if (n <= 0)
+			break;
+		if (n != PG) {
+			printf("bad read %zd\n", n);
+			return 1;
+		}
+		memcpy(&ts, page, sizeof(ts));
+		if (pages && !memcmp(page, prev, 16 + commit_of(page)))
+			dup++;
+		else if (pages && ts <= last)
+			back++;
+		memcpy(prev, page, PG);
+		last = ts;
+		pages++;
+		events += events_of(page);
+		usleep(usec);
+	}
+	printf("pages %ld events %ld dup %ld back %ld\n", pages, events, dup,
+	       back);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -107,6 +194,8 @@ int main(int argc, char **argv)
 		printf("pages %ld found %ld\n", pages, found);
 		return 0;
 	}
+	if (!strcmp(argv[1], "slow") && argc > 4)
+		return slow_reader(argv[2], atol(argv[3]), argv[4]);
 	if (!strcmp(argv[1], "write") && argc > 3) {
 		fd = open(argv[2], O_WRONLY);
 		if (fd < 0)

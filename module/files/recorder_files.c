@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * recorder_files.c - the files recorders (trace-cmd, libtracefs) read or
+ * write besides the pages: tracing_cpumask, buffer_total_size_kb and
+ * buffer_subbuf_size_kb in every instance; saved_cmdlines,
+ * saved_cmdlines_size, saved_tgids and printk_formats at the top level.
+ *
+ * khist never calls trace_printk(), so its printk_formats is empty: no
+ * record of its buffers points at a format string. The names and tgids
+ * come from the one pid cache behind the TASK column (buffer/cmdline.c),
+ * which has room for KHIST_COMM_SETS * KHIST_COMM_WAYS tasks and cannot
+ * be resized.
+ */
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "base/instance.h"
+#include "files/files.h"
+#include "buffer/buffer.h"
+
+/* ---- tracing_cpumask ---- */
+
+static ssize_t khist_cpumask_read(struct file *file, char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct khist_buffer *buf = file->private_data;
+	ssize_t ret;
+	char *str;
+	int len;
+
+	len = snprintf(NULL, 0, "%*pb\n", cpumask_pr_args(buf->cpus)) + 1;
+	str = kmalloc(len, GFP_KERNEL);
+	if (!str)
+		return -ENOMEM;
+	len = scnprintf(str, len, "%*pb\n", cpumask_pr_args(buf->cpus));
+	ret = simple_read_from_buffer(ubuf, cnt, ppos, str, len);
+	kfree(str);
+	return ret;
+}
+
+/*
+ * The CPUs written are the CPUs whose events the buffer records from now
+ * on; the records already in the buffer stay.
+ */
+static ssize_t khist_cpumask_write(struct file *file, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	struct khist_buffer *buf = file->private_data;
+	cpumask_var_t mask;
+	int ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	ret = cpumask_parse_user(ubuf, cnt, mask);
+	if (!ret) {
+		mutex_lock(&buf->read_lock);
+		/* Word by word: the record path tests one bit, lock-free. */
+		cpumask_copy(buf->cpus, mask);
+		mutex_unlock(&buf->read_lock);
+	}
+	free_cpumask_var(mask);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations khist_cpumask_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_cpumask_read,
+	.write = khist_cpumask_write,
+	.llseek = default_llseek,
+};
+
+/* ---- buffer_total_size_kb, buffer_subbuf_size_kb ---- */
+
+/* Each possible CPU's buffer_size_kb, summed, as ftrace sums them. */
+static ssize_t khist_total_size_read(struct file *file, char __user *ubuf,
+				     size_t cnt, loff_t *ppos)
+{
+	struct khist_buffer *buf = file->private_data;
+	unsigned long kb = 0;
+	char str[24];
+	int cpu, len;
+
+	mutex_lock(&buf->read_lock);
+	for_each_possible_cpu(cpu)
+		kb += ring_buffer_size(buf->rb, cpu) >> 10;
+	mutex_unlock(&buf->read_lock);
+	len = scnprintf(str, sizeof(str), "%lu\n", kb);
+	return simple_read_from_buffer(ubuf, cnt, ppos, str, len);
+}
+
+static const struct file_operations khist_total_size_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_total_size_read,
+	.llseek = default_llseek,
+};
+
+/*
+ * khist's sub-buffers are one page: its records and trace_pipe_raw's
+ * readers are sized for that. A write asking for one page (1 to 4 KiB
+ * on x86) is taken; a bigger one fails with -EINVAL, as ftrace answers
+ * a size it cannot take.
+ */
+static ssize_t khist_subbuf_read(struct file *file, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	char str[16];
+	int len;
+
+	len = scnprintf(str, sizeof(str), "%lu\n", PAGE_SIZE >> 10);
+	return simple_read_from_buffer(ubuf, cnt, ppos, str, len);
+}
+
+static ssize_t khist_subbuf_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	unsigned long kb;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
+	if (ret)
+		return ret;
+	if (!kb || kb > (PAGE_SIZE >> 10))
+		return -EINVAL;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations khist_subbuf_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = khist_subbuf_read,
+	.write = khist_subbuf_write,
+	.llseek = default_llseek,
+};
+
+/* ---- saved_cmdlines, saved_cmdlines_size, saved_tgids, printk_formats ---- */
+
+static int khist_cmdlines_show(struct seq_file *m, void *v)
+{
+	khist_comm_show(m, false);
+	return 0;
+}
+
+static int khist_tgids_show(struct seq_file *m, void *v)
+{
+	khist_comm_show(m, true);
+	return 0;
+}
+
+static int khist_cmdlines_size_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%u\n", khist_comm_capacity());
+	return 0;
+}
+
+/* No trace_printk() in khist: no format to list. */
+static int khist_printk_formats_show(struct seq_file *m, void *v)
+{
+	return 0;
+}
+
+static int khist_cmdlines_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, khist_cmdlines_show, NULL);
+}
+
+static int khist_tgids_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, khist_tgids_show, NULL);
+}
+
+static int khist_cmdlines_size_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, khist_cmdlines_size_show, NULL);
+}
+
+static int khist_printk_formats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, khist_printk_formats_show, NULL);
+}
+
+#define KHIST_SEQ_FOPS(name, opener)                 \
+	static const struct file_operations name = { \
+		.owner = THIS_MODULE,                \
+		.open = opener,                      \
+		.read = seq_read,                    \
+		.llseek = seq_lseek,                 \
+		.release = single_release,           \
+	}
+
+KHIST_SEQ_FOPS(khist_cmdlines_fops, khist_cmdlines_open);
+KHIST_SEQ_FOPS(khist_tgids_fops, khist_tgids_open);
+KHIST_SEQ_FOPS(khist_cmdlines_size_fops, khist_cmdlines_size_open);
+KHIST_SEQ_FOPS(khist_printk_formats_fops, khist_printk_formats_open);
+
+static const struct khist_recorder_file {
+	const char *name;
+	umode_t mode;
+	const struct file_operations *fops;
+	bool top_only;
+} khist_recorder_files[] = {
+	{ "tracing_cpumask", KHIST_MODE_WRITE, &khist_cpumask_fops },
+	{ "buffer_total_size_kb", KHIST_MODE_READ, &khist_total_size_fops },
+#if KHIST_HAS_SUBBUF_SIZE
+	{ "buffer_subbuf_size_kb", KHIST_MODE_WRITE, &khist_subbuf_fops },
+#endif
+	{ "saved_cmdlines", KHIST_MODE_READ, &khist_cmdlines_fops, true },
+	{ "saved_cmdlines_size", KHIST_MODE_READ, &khist_cmdlines_size_fops,
+	  true },
+	{ "saved_tgids", KHIST_MODE_READ, &khist_tgids_fops, true },
+	{ "printk_formats", KHIST_MODE_READ, &khist_printk_formats_fops, true },
+};
+
+static void khist_recorder_node_release(void *data)
+{
+	struct khist_buffer *buf = data;
+
+	khist_instance_put(buf->inst);
+}
+
+/**
+ * khist_recorder_files_create() - add the recorders' files to an instance
+ * @inst: the instance, its buffer allocated
+ *
+ * Context: process context.
+ * Return: 0 or -errno with nothing left behind.
+ */
+int khist_recorder_files_create(struct khist_instance *inst)
+{
+	const struct khist_recorder_file *f;
+	struct khist_node *node;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(khist_recorder_files); i++) {
+		f = &khist_recorder_files[i];
+		if (f->top_only && inst->name[0])
+			continue;
+		node = khist_fs_create_file(inst->dir, f->name, f->mode,
+					    f->fops, inst->buf);
+		if (IS_ERR(node)) {
+			khist_recorder_files_remove(inst);
+			return PTR_ERR(node);
+		}
+		/* The buffer lives as long as the instance. */
+		khist_instance_get(inst);
+		khist_fs_set_release(node, khist_recorder_node_release);
+	}
+	return 0;
+}
+
+/**
+ * khist_recorder_files_remove() - remove what khist_recorder_files_create()
+ * made
+ * @inst: the instance
+ *
+ * Context: process context.
+ */
+void khist_recorder_files_remove(struct khist_instance *inst)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(khist_recorder_files); i++)
+		khist_fs_remove(khist_fs_lookup(inst->dir,
+						khist_recorder_files[i].name));
+}
