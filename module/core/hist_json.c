@@ -526,6 +526,12 @@ static void kh_num(struct khist_json *j, const char *name,
 	}
 }
 
+/* A value or variable of field @f may hold an address (signed: never). */
+static bool kh_maybe_addr(const struct khist_bfield *f)
+{
+	return !f->is_signed;
+}
+
 static void kh_symbol(struct khist_json *j, const char *name,
 		      const struct khist_hjson_ops *ops, u64 addr, bool offset)
 {
@@ -641,7 +647,13 @@ static void kh_key(struct khist_json *j, const struct khist_hist_spec *sp,
 	khist_json_obj_end(j);
 }
 
+/*
+ * The figures of a .stats or .quantiles value: those of a pointer-valued
+ * value (min, max, quantiles, bucket bounds of call_site or ptr) are
+ * addresses, hidden when @a as the value is. Counts are not.
+ */
 static void kh_stats(struct khist_json *j, const char *name,
+		     const struct khist_hjson_ops *ops, bool a,
 		     const struct khist_qs_snap *s)
 {
 	struct khist_qs_stats st;
@@ -649,15 +661,16 @@ static void kh_stats(struct khist_json *j, const char *name,
 	khist_qs_stats(s, &st);
 	khist_json_obj_begin(j, name);
 	khist_json_u64(j, "count", st.count);
-	khist_json_u64(j, "sum", st.sum);
-	khist_json_u64(j, "min", st.min);
-	khist_json_u64(j, "max", st.max);
-	khist_json_u64(j, "mean", st.mean);
-	khist_json_u64(j, "stddev", st.stddev);
+	kh_num(j, "sum", ops, st.sum, false, a);
+	kh_num(j, "min", ops, st.min, false, a);
+	kh_num(j, "max", ops, st.max, false, a);
+	kh_num(j, "mean", ops, st.mean, false, a);
+	kh_num(j, "stddev", ops, st.stddev, false, a);
 	khist_json_obj_end(j);
 }
 
 static void kh_quantiles(struct khist_json *j, const char *name,
+			 const struct khist_hjson_ops *ops, bool a,
 			 const struct khist_qs_snap *s)
 {
 	unsigned int i;
@@ -665,8 +678,8 @@ static void kh_quantiles(struct khist_json *j, const char *name,
 
 	khist_json_obj_begin(j, name);
 	for (i = 0; i < KHIST_QS_N_QUANTILES; i++)
-		khist_json_u64(j, khist_qs_quantile_names[i],
-			       khist_qs_quantile(s, khist_qs_quantiles[i]));
+		kh_num(j, khist_qs_quantile_names[i], ops,
+		       khist_qs_quantile(s, khist_qs_quantiles[i]), false, a);
 	khist_json_u64(j, "count", s->count);
 	/* The full distribution: [low, high, count] of each used bucket. */
 	khist_json_arr_begin(j, "buckets");
@@ -675,8 +688,8 @@ static void kh_quantiles(struct khist_json *j, const char *name,
 			continue;
 		khist_qs_bucket_bounds(i, &lo, &hi);
 		khist_json_arr_begin(j, NULL);
-		khist_json_u64(j, NULL, lo);
-		khist_json_u64(j, NULL, hi);
+		kh_num(j, NULL, ops, lo, false, a);
+		kh_num(j, NULL, ops, hi, false, a);
 		khist_json_u64(j, NULL, s->b[i]);
 		khist_json_arr_end(j);
 	}
@@ -714,7 +727,7 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 			continue;
 		/* A sum of addresses is hidden as an address key is. */
 		kh_num(j, kh_val_name(sp, i, nb, sizeof(nb)), ops, e->sums[i],
-		       false, i && !f->is_signed);
+		       false, i && kh_maybe_addr(f));
 		if (e->qs && e->qs[i]) {
 			any_qs |= !!(f->flags & KHIST_HF_QUANTILES);
 			any_st |= !!(f->flags & KHIST_HF_STATS);
@@ -734,10 +747,10 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 			if (n)
 				kh_quantiles(j,
 					     kh_val_name(sp, i, nb, sizeof(nb)),
-					     e->qs[i]);
+					     ops, kh_maybe_addr(f), e->qs[i]);
 			else
 				kh_stats(j, kh_val_name(sp, i, nb, sizeof(nb)),
-					 e->qs[i]);
+					 ops, kh_maybe_addr(f), e->qs[i]);
 		}
 		khist_json_obj_end(j);
 	}
@@ -748,7 +761,7 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 			    (e->var_set && !e->var_set[i]))
 				continue;
 			kh_num(j, sp->vars[i].name, ops, e->vars[i], false,
-			       !sp->vars[i].f->is_signed);
+			       kh_maybe_addr(sp->vars[i].f));
 		}
 		khist_json_obj_end(j);
 	}

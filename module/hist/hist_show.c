@@ -279,9 +279,6 @@ static void khist_print_val(struct seq_file *m, const struct khist_bfield *f,
 	}
 }
 
-/* Bytes of the text khist_qs_format() writes for one value, at most. */
-#define KHIST_QS_TEXT 512
-
 /*
  * The figures of a .stats or .quantiles value after its column (a khist
  * extension: never printed for a trigger without those modifiers).
@@ -291,14 +288,21 @@ static void khist_print_dist(struct seq_file *m, struct khist_hist_data *hd,
 			     struct khist_qs_snap *snap)
 {
 	const struct khist_bfield *f = hd->spec->vals[i];
-	char buf[KHIST_QS_TEXT];
+	u64 v[KHIST_QS_N_QUANTILES];
+	const char *const *names;
+	unsigned int k;
 
 	khist_qs_snap_init(snap);
 	khist_qs_snap_add(snap, khist_hist_qs(hd, elt, i));
-	khist_qs_format(buf, sizeof(buf), f->name,
-			f->flags & KHIST_HF_QUANTILES, snap);
-	seq_puts(m, "  ");
-	seq_puts(m, buf);
+	names = khist_qs_figures(snap, f->flags & KHIST_HF_QUANTILES, v);
+	/*
+	 * The figures of a pointer-valued value (min, max, quantiles of
+	 * call_site or ptr) are addresses: hidden as the value is.
+	 */
+	for (k = 0; k < KHIST_QS_N_QUANTILES; k++) {
+		seq_printf(m, "  %s.%s: ", f->name, names[k]);
+		khist_hist_print_num(m, "%10llu", v[k], f->is_signed);
+	}
 }
 
 static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
