@@ -526,6 +526,41 @@ static void kh_num(struct khist_json *j, const char *name,
 	}
 }
 
+/*
+ * A number that gives an address back whatever its value (the sum of
+ * address values): the hashed form when this reader may not see
+ * addresses (@hide), else the number.
+ */
+static void kh_num_hide(struct khist_json *j, const char *name,
+			const struct khist_hjson_ops *ops, u64 v, bool hide)
+{
+	char buf[40];
+
+	/* 0 is no address (and %p would print "(null)"). */
+	if (hide && v && ops && ops->hash) {
+		ops->hash(ops->ctx, v, buf, sizeof(buf));
+		buf[sizeof(buf) - 1] = '\0';
+		khist_json_str(j, name, buf);
+	} else {
+		kh_num(j, name, ops, v, false, true);
+	}
+}
+
+/*
+ * Are the values of a .stats/.quantiles value addresses this reader may
+ * not see: unsigned, and the smallest in the kernel's half of the address
+ * space. Then its sum, mean and deviation are hidden too.
+ */
+static bool kh_dist_hidden(const struct khist_bfield *f,
+			   const struct khist_hjson_ops *ops,
+			   const struct khist_qs_snap *s)
+{
+	char buf[40];
+
+	return s && !f->is_signed && s->count && ops && ops->addr_hidden &&
+	       ops->addr_hidden(ops->ctx, s->min, buf, sizeof(buf));
+}
+
 /* A value or variable of field @f may hold an address (signed: never). */
 static bool kh_maybe_addr(const struct khist_bfield *f)
 {
@@ -653,7 +688,7 @@ static void kh_key(struct khist_json *j, const struct khist_hist_spec *sp,
  * addresses, hidden when @a as the value is. Counts are not.
  */
 static void kh_stats(struct khist_json *j, const char *name,
-		     const struct khist_hjson_ops *ops, bool a,
+		     const struct khist_hjson_ops *ops, bool a, bool hide,
 		     const struct khist_qs_snap *s)
 {
 	struct khist_qs_stats st;
@@ -661,11 +696,11 @@ static void kh_stats(struct khist_json *j, const char *name,
 	khist_qs_stats(s, &st);
 	khist_json_obj_begin(j, name);
 	khist_json_u64(j, "count", st.count);
-	kh_num(j, "sum", ops, st.sum, false, a);
+	kh_num_hide(j, "sum", ops, st.sum, hide);
 	kh_num(j, "min", ops, st.min, false, a);
 	kh_num(j, "max", ops, st.max, false, a);
-	kh_num(j, "mean", ops, st.mean, false, a);
-	kh_num(j, "stddev", ops, st.stddev, false, a);
+	kh_num_hide(j, "mean", ops, st.mean, hide);
+	kh_num_hide(j, "stddev", ops, st.stddev, hide);
 	khist_json_obj_end(j);
 }
 
@@ -725,9 +760,16 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 		f = sp->vals[i];
 		if (i && !kh_val_shown(f))
 			continue;
-		/* A sum of addresses is hidden as an address key is. */
-		kh_num(j, kh_val_name(sp, i, nb, sizeof(nb)), ops, e->sums[i],
-		       false, i && kh_maybe_addr(f));
+		/*
+		 * A sum of addresses is hidden as an address key is; that of
+		 * a distribution of addresses whatever its value.
+		 */
+		if (i && e->qs && kh_dist_hidden(f, ops, e->qs[i]))
+			kh_num_hide(j, kh_val_name(sp, i, nb, sizeof(nb)), ops,
+				    e->sums[i], true);
+		else
+			kh_num(j, kh_val_name(sp, i, nb, sizeof(nb)), ops,
+			       e->sums[i], false, i && kh_maybe_addr(f));
 		if (e->qs && e->qs[i]) {
 			any_qs |= !!(f->flags & KHIST_HF_QUANTILES);
 			any_st |= !!(f->flags & KHIST_HF_STATS);
@@ -750,7 +792,9 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 					     ops, kh_maybe_addr(f), e->qs[i]);
 			else
 				kh_stats(j, kh_val_name(sp, i, nb, sizeof(nb)),
-					 ops, kh_maybe_addr(f), e->qs[i]);
+					 ops, kh_maybe_addr(f),
+					 kh_dist_hidden(f, ops, e->qs[i]),
+					 e->qs[i]);
 		}
 		khist_json_obj_end(j);
 	}
