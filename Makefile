@@ -54,7 +54,8 @@ DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(MOD_REL)
 
 .PHONY: all module modules testmodules install uninstall clean deps unit \
 	vmtest check demo demo-vm style sparse kdoc w1 layers help bench-map fuzz \
-	stress ftracetest bench bench-steps debug-kernel tools tools-test \
+	stress ftracetest bench bench-steps debug-kernel vmtest-kasan tools \
+	tools-test \
 	tools-install trace2 trace2-test htmldocs
 
 all: module
@@ -173,6 +174,12 @@ ftracetest:
 	@$(MAKE) -s module KVER=$(KVER)
 	@sh selftests/conform/ftracetest.sh $(KVER) $(TEST_MODDIR)
 
+# The VM suite on the KASAN debug kernel (make debug-kernel first): long
+# (about an hour per area under TCG), never part of `make check`.
+# KHIST_VM_FILTER=hist,limits,teardown runs those areas only.
+vmtest-kasan:
+	@$(MAKE) -s vmtest KVER=6.12-kasan
+
 # Debug kernels (KASAN/lockdep/kmemleak, or KCSAN), cached in
 # /var/cache/khist/kdebug; then e.g. `make vmtest KVER=6.12-kasan`.
 DEBUG_VARIANT ?= kasan
@@ -233,5 +240,6 @@ help:
 	@echo "make trace2-test its tests on the host, with real git (about 20 s)"
 	@echo "make debug-kernel [DEBUG_VARIANT=kasan|kcsan]  build a 6.12 debug kernel; then KVER=6.12-kasan"
 	@echo "make stress      VM stress: configuration changes under load, rmmod, STRESS_SECONDS"
+	@echo "make vmtest-kasan  the VM suite on the 6.12 KASAN kernel (long, not in check; KHIST_VM_FILTER=areas)"
 	@echo "make sparse | kdoc | w1   one style gate of make style on its own"
 	@echo "make clean       remove build/ and khist.ko"

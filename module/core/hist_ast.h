@@ -179,11 +179,13 @@ struct khist_arena_chunk;
  * @head: most recent chunk
  * @used: bytes used in @head
  * @cap:  bytes available in @head
+ * @bytes: bytes of all the chunks, headers included (what it costs)
  */
 struct khist_arena {
 	struct khist_arena_chunk *head;
 	size_t used;
 	size_t cap;
+	size_t bytes;
 };
 
 void *khist_arena_alloc(struct khist_arena *a, size_t size);

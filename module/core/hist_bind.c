@@ -389,6 +389,25 @@ void khist_hist_spec_free(struct khist_hist_spec *spec)
 }
 
 /**
+ * khist_hist_spec_bytes() - the memory a spec holds
+ * @spec: a bound spec
+ *
+ * The spec, its parsed command and both arenas, as allocated (slab
+ * rounding aside): what an owner charges to a memory limit.
+ *
+ * Context: any.
+ * Return: bytes.
+ */
+size_t khist_hist_spec_bytes(const struct khist_hist_spec *spec)
+{
+	size_t n = sizeof(*spec) + spec->arena.bytes;
+
+	if (spec->cmd)
+		n += sizeof(*spec->cmd) + spec->cmd->arena.bytes;
+	return n;
+}
+
+/**
  * khist_hist_compile() - parse and bind in one step
  * @text:   command text, as for khist_hist_parse()
  * @len:    its length

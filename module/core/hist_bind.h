@@ -236,6 +236,8 @@ struct khist_bind_ops {
  * @nohitcount: nohitcount/NOHC attribute
  * @remove:     '!' command
  * @arena:      owns the bound trees
+ * @charged:    bytes its owner charged for it (khist_hist_spec_bytes()),
+ *              left to the owner
  */
 struct khist_hist_spec {
 	struct khist_hist_cmd *cmd;
@@ -262,6 +264,7 @@ struct khist_hist_spec {
 	u8 nohitcount;
 	u8 remove;
 	struct khist_arena arena;
+	size_t charged;
 };
 
 int khist_hist_bind(struct khist_hist_cmd *cmd,
@@ -269,6 +272,7 @@ int khist_hist_bind(struct khist_hist_cmd *cmd,
 		    const struct khist_bind_ops *ops,
 		    struct khist_hist_spec **out, struct khist_hist_err *err);
 void khist_hist_spec_free(struct khist_hist_spec *spec);
+size_t khist_hist_spec_bytes(const struct khist_hist_spec *spec);
 int khist_hist_compile(const char *text, size_t len,
 		       const struct khist_event_schema *schema,
 		       const struct khist_bind_ops *ops,

@@ -526,6 +526,47 @@ static void kh_num(struct khist_json *j, const char *name,
 	}
 }
 
+/*
+ * A number that gives an address back whatever its value (the sum of
+ * address values): the hashed form when this reader may not see
+ * addresses (@hide), else the number.
+ */
+static void kh_num_hide(struct khist_json *j, const char *name,
+			const struct khist_hjson_ops *ops, u64 v, bool hide)
+{
+	char buf[40];
+
+	/* 0 is no address (and %p would print "(null)"). */
+	if (hide && v && ops && ops->hash) {
+		ops->hash(ops->ctx, v, buf, sizeof(buf));
+		buf[sizeof(buf) - 1] = '\0';
+		khist_json_str(j, name, buf);
+	} else {
+		kh_num(j, name, ops, v, false, true);
+	}
+}
+
+/*
+ * Are the values of a .stats/.quantiles value addresses this reader may
+ * not see: unsigned, and the smallest in the kernel's half of the address
+ * space. Then its sum, mean and deviation are hidden too.
+ */
+static bool kh_dist_hidden(const struct khist_bfield *f,
+			   const struct khist_hjson_ops *ops,
+			   const struct khist_qs_snap *s)
+{
+	char buf[40];
+
+	return s && !f->is_signed && s->count && ops && ops->addr_hidden &&
+	       ops->addr_hidden(ops->ctx, s->min, buf, sizeof(buf));
+}
+
+/* A value or variable of field @f may hold an address (signed: never). */
+static bool kh_maybe_addr(const struct khist_bfield *f)
+{
+	return !f->is_signed;
+}
+
 static void kh_symbol(struct khist_json *j, const char *name,
 		      const struct khist_hjson_ops *ops, u64 addr, bool offset)
 {
@@ -641,7 +682,13 @@ static void kh_key(struct khist_json *j, const struct khist_hist_spec *sp,
 	khist_json_obj_end(j);
 }
 
+/*
+ * The figures of a .stats or .quantiles value: those of a pointer-valued
+ * value (min, max, quantiles, bucket bounds of call_site or ptr) are
+ * addresses, hidden when @a as the value is. Counts are not.
+ */
 static void kh_stats(struct khist_json *j, const char *name,
+		     const struct khist_hjson_ops *ops, bool a, bool hide,
 		     const struct khist_qs_snap *s)
 {
 	struct khist_qs_stats st;
@@ -649,15 +696,16 @@ static void kh_stats(struct khist_json *j, const char *name,
 	khist_qs_stats(s, &st);
 	khist_json_obj_begin(j, name);
 	khist_json_u64(j, "count", st.count);
-	khist_json_u64(j, "sum", st.sum);
-	khist_json_u64(j, "min", st.min);
-	khist_json_u64(j, "max", st.max);
-	khist_json_u64(j, "mean", st.mean);
-	khist_json_u64(j, "stddev", st.stddev);
+	kh_num_hide(j, "sum", ops, st.sum, hide);
+	kh_num(j, "min", ops, st.min, false, a);
+	kh_num(j, "max", ops, st.max, false, a);
+	kh_num_hide(j, "mean", ops, st.mean, hide);
+	kh_num_hide(j, "stddev", ops, st.stddev, hide);
 	khist_json_obj_end(j);
 }
 
 static void kh_quantiles(struct khist_json *j, const char *name,
+			 const struct khist_hjson_ops *ops, bool a,
 			 const struct khist_qs_snap *s)
 {
 	unsigned int i;
@@ -665,8 +713,8 @@ static void kh_quantiles(struct khist_json *j, const char *name,
 
 	khist_json_obj_begin(j, name);
 	for (i = 0; i < KHIST_QS_N_QUANTILES; i++)
-		khist_json_u64(j, khist_qs_quantile_names[i],
-			       khist_qs_quantile(s, khist_qs_quantiles[i]));
+		kh_num(j, khist_qs_quantile_names[i], ops,
+		       khist_qs_quantile(s, khist_qs_quantiles[i]), false, a);
 	khist_json_u64(j, "count", s->count);
 	/* The full distribution: [low, high, count] of each used bucket. */
 	khist_json_arr_begin(j, "buckets");
@@ -675,8 +723,8 @@ static void kh_quantiles(struct khist_json *j, const char *name,
 			continue;
 		khist_qs_bucket_bounds(i, &lo, &hi);
 		khist_json_arr_begin(j, NULL);
-		khist_json_u64(j, NULL, lo);
-		khist_json_u64(j, NULL, hi);
+		kh_num(j, NULL, ops, lo, false, a);
+		kh_num(j, NULL, ops, hi, false, a);
 		khist_json_u64(j, NULL, s->b[i]);
 		khist_json_arr_end(j);
 	}
@@ -712,9 +760,16 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 		f = sp->vals[i];
 		if (i && !kh_val_shown(f))
 			continue;
-		/* A sum of addresses is hidden as an address key is. */
-		kh_num(j, kh_val_name(sp, i, nb, sizeof(nb)), ops, e->sums[i],
-		       false, i && !f->is_signed);
+		/*
+		 * A sum of addresses is hidden as an address key is; that of
+		 * a distribution of addresses whatever its value.
+		 */
+		if (i && e->qs && kh_dist_hidden(f, ops, e->qs[i]))
+			kh_num_hide(j, kh_val_name(sp, i, nb, sizeof(nb)), ops,
+				    e->sums[i], true);
+		else
+			kh_num(j, kh_val_name(sp, i, nb, sizeof(nb)), ops,
+			       e->sums[i], false, i && kh_maybe_addr(f));
 		if (e->qs && e->qs[i]) {
 			any_qs |= !!(f->flags & KHIST_HF_QUANTILES);
 			any_st |= !!(f->flags & KHIST_HF_STATS);
@@ -734,9 +789,11 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 			if (n)
 				kh_quantiles(j,
 					     kh_val_name(sp, i, nb, sizeof(nb)),
-					     e->qs[i]);
+					     ops, kh_maybe_addr(f), e->qs[i]);
 			else
 				kh_stats(j, kh_val_name(sp, i, nb, sizeof(nb)),
+					 ops, kh_maybe_addr(f),
+					 kh_dist_hidden(f, ops, e->qs[i]),
 					 e->qs[i]);
 		}
 		khist_json_obj_end(j);
@@ -748,7 +805,7 @@ void khist_hjson_entry(struct khist_json *j, const struct khist_hist_spec *sp,
 			    (e->var_set && !e->var_set[i]))
 				continue;
 			kh_num(j, sp->vars[i].name, ops, e->vars[i], false,
-			       !sp->vars[i].f->is_signed);
+			       kh_maybe_addr(sp->vars[i].f));
 		}
 		khist_json_obj_end(j);
 	}

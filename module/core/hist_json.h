@@ -77,6 +77,9 @@ int khist_json_end(struct khist_json *j);
  * @addr_hidden:  true when this reader may not see kernel address @v: the
  *                raw value is then written as @buf (the owner's hashed
  *                form, e.g. %p) in a string instead of a number
+ * @hash:         writes the owner's hashed form of @v into @buf, for a
+ *                number that would give an address back (the sum of
+ *                address values), whatever its value
  *
  * Every callback may be NULL (no symbol, no syscall names, nothing
  * hidden).
@@ -86,6 +89,7 @@ struct khist_hjson_ops {
 	int (*symbol)(void *ctx, u64 addr, bool offset, char *buf, size_t size);
 	const char *(*syscall_name)(void *ctx, u64 nr);
 	bool (*addr_hidden)(void *ctx, u64 v, char *buf, size_t size);
+	void (*hash)(void *ctx, u64 v, char *buf, size_t size);
 };
 
 /**

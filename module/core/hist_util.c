@@ -149,6 +149,7 @@ void *khist_arena_alloc(struct khist_arena *a, size_t size)
 		a->head = c;
 		a->used = 0;
 		a->cap = cap;
+		a->bytes += sizeof(*c) + cap;
 	}
 	p = (char *)a->head->data + a->used;
 	a->used += size;
@@ -192,6 +193,7 @@ void khist_arena_free(struct khist_arena *a)
 	a->head = NULL;
 	a->used = 0;
 	a->cap = 0;
+	a->bytes = 0;
 }
 
 /* ---- spans, carets, numbers -------------------------------------------- */

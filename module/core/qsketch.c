@@ -223,6 +223,41 @@ void khist_qs_stats(const struct khist_qs_snap *s, struct khist_qs_stats *st)
 }
 
 /**
+ * khist_qs_figures() - the figures a .stats or .quantiles value shows
+ * @s:         the entry's copy
+ * @quantiles: .quantiles (else .stats)
+ * @v:         filled with KHIST_QS_N_QUANTILES figures
+ *
+ * .stats: count, min, mean, max, stddev; .quantiles: p50, p90, p99,
+ * p99.9, max.
+ *
+ * Context: any.
+ * Return: the names of the figures, in the order of @v.
+ */
+const char *const *khist_qs_figures(const struct khist_qs_snap *s,
+				    bool quantiles, u64 *v)
+{
+	static const char *const snames[] = { "count", "min", "mean", "max",
+					      "stddev" };
+	struct khist_qs_stats st;
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(snames) != KHIST_QS_N_QUANTILES);
+	if (quantiles) {
+		for (i = 0; i < KHIST_QS_N_QUANTILES; i++)
+			v[i] = khist_qs_quantile(s, khist_qs_quantiles[i]);
+		return khist_qs_quantile_names;
+	}
+	khist_qs_stats(s, &st);
+	v[0] = st.count;
+	v[1] = st.min;
+	v[2] = st.mean;
+	v[3] = st.max;
+	v[4] = st.stddev;
+	return snames;
+}
+
+/**
  * khist_qs_format() - the `hist` text of a .stats or .quantiles value
  * @buf:       destination, NUL-terminated when @size > 0
  * @size:      bytes of @buf
@@ -241,30 +276,14 @@ void khist_qs_stats(const struct khist_qs_snap *s, struct khist_qs_stats *st)
 int khist_qs_format(char *buf, size_t size, const char *name, bool quantiles,
 		    const struct khist_qs_snap *s)
 {
-	const char *const snames[] = { "count", "min", "mean", "max",
-				       "stddev" };
-	struct khist_qs_stats st;
 	u64 v[KHIST_QS_N_QUANTILES];
 	const char *const *names;
 	unsigned int i;
 	int len = 0;
 
-	BUILD_BUG_ON(ARRAY_SIZE(snames) != KHIST_QS_N_QUANTILES);
 	if (size)
 		buf[0] = '\0';
-	if (quantiles) {
-		names = khist_qs_quantile_names;
-		for (i = 0; i < KHIST_QS_N_QUANTILES; i++)
-			v[i] = khist_qs_quantile(s, khist_qs_quantiles[i]);
-	} else {
-		names = snames;
-		khist_qs_stats(s, &st);
-		v[0] = st.count;
-		v[1] = st.min;
-		v[2] = st.mean;
-		v[3] = st.max;
-		v[4] = st.stddev;
-	}
+	names = khist_qs_figures(s, quantiles, v);
 	for (i = 0; i < KHIST_QS_N_QUANTILES; i++)
 		len += scnprintf(buf + len, size - len, "%s%s.%s: %10llu",
 				 i ? "  " : "", name, names[i],

@@ -143,6 +143,8 @@ void khist_qs_snap_init(struct khist_qs_snap *s);
 void khist_qs_snap_add(struct khist_qs_snap *s, const struct khist_qsketch *qs);
 u64 khist_qs_quantile(const struct khist_qs_snap *s, u32 per10k);
 void khist_qs_stats(const struct khist_qs_snap *s, struct khist_qs_stats *st);
+const char *const *khist_qs_figures(const struct khist_qs_snap *s,
+				    bool quantiles, u64 *v);
 int khist_qs_format(char *buf, size_t size, const char *name, bool quantiles,
 		    const struct khist_qs_snap *s);
 

@@ -67,7 +67,7 @@ static int khist_param_field(struct khist_inter_ctx *ic,
 			*v = fv->var;
 			return 0;
 		}
-		if (ret == -ENOMEM)
+		if (ret == -ENOMEM || ret == -ENOSPC)
 			return ret;
 	}
 	if (!sys && ia->match_sys) {
@@ -170,7 +170,7 @@ static int khist_save_create(struct khist_inter_ctx *ic,
 		if (!p)
 			return -ENOMEM;
 		ret = khist_inter_field_var(ic, p, true, &fv);
-		if (ret == -ENOMEM)
+		if (ret == -ENOMEM || ret == -ENOSPC)
 			return ret;
 		if (ret) {
 			khist_inter_log(ic, KHIST_HERR_FIELD_VAR_CREATE_FAIL,

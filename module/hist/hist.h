@@ -254,6 +254,8 @@ void khist_hist_data_use(struct khist_hist_data *hd,
 bool khist_hist_data_unuse(struct khist_hist_data *hd,
 			   struct khist_hist_trigger *ht);
 void khist_hist_data_put(struct khist_hist_data *hd);
+int khist_hist_spec_charge(struct khist_hist_spec *sp);
+void khist_hist_spec_put(struct khist_hist_spec *sp);
 struct khist_hist_data *khist_hist_named_find(const char *name);
 void khist_hist_data_clear(struct khist_hist_data *hd);
 int khist_hist_clock_lookup(const char *name, khist_clock_fn *fn, bool *ns);

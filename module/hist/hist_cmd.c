@@ -254,7 +254,7 @@ static void khist_hist_free(struct khist_trigger *t)
 	if (ht->last)
 		khist_hist_data_put(ht->hd);
 	else
-		khist_hist_spec_free(ht->spec);
+		khist_hist_spec_put(ht->spec);
 	kfree(ht);
 	khist_mem_uncharge(sizeof(*ht));
 }
@@ -342,6 +342,7 @@ static int khist_hist_register(struct khist_event *ev,
 	struct khist_hist_data *named = NULL, *hd;
 	khist_clock_fn clock;
 	bool ns;
+	int ret;
 
 	if (sp->name) {
 		named = khist_hist_named_find(sp->name);
@@ -392,7 +393,11 @@ static int khist_hist_register(struct khist_event *ev,
 		khist_hist_data_use(hd, ht);
 	}
 	khist_hist_plain_set(ht);
-	return khist_trigger_add(ev, &ht->base);
+	ret = khist_trigger_add(ev, &ht->base);
+	/* The event's first trigger: its list did not fit. */
+	if (ret == -ENOSPC)
+		khist_hist_log(ev, ecmd, KHIST_HERR_MEM_LIMIT, 0);
+	return ret;
 }
 
 /* Free a trigger that was never linked (no grace period needed). */
@@ -416,7 +421,7 @@ static void khist_hist_drop_new(struct khist_hist_trigger *ht)
 	}
 	ht->hd = NULL;
 	khist_trigger_free_filter(&ht->base);
-	khist_hist_spec_free(ht->spec);
+	khist_hist_spec_put(ht->spec);
 	kfree(ht);
 	khist_mem_uncharge(sizeof(*ht));
 }
@@ -498,16 +503,26 @@ static int khist_hist_cmd_run(struct khist_event *ev, const char *text,
 		}
 		return ret;
 	}
-	ret = khist_mem_charge(sizeof(*ht));
+	/*
+	 * The spec (its arenas) and the trigger, both charged; a removal's
+	 * spec lives for this call only (removing must work at the limit).
+	 */
+	ret = sp->remove ? 0 : khist_hist_spec_charge(sp);
+	if (!ret) {
+		ret = khist_mem_charge(sizeof(*ht));
+		if (ret)
+			khist_hist_spec_put(sp);
+	} else {
+		khist_hist_spec_free(sp);
+	}
 	if (ret) {
 		khist_hist_log(ev, ecmd, KHIST_HERR_MEM_LIMIT, 0);
-		khist_hist_spec_free(sp);
 		return ret;
 	}
 	ht = kzalloc(sizeof(*ht), GFP_KERNEL);
 	if (!ht) {
 		khist_mem_uncharge(sizeof(*ht));
-		khist_hist_spec_free(sp);
+		khist_hist_spec_put(sp);
 		return -ENOMEM;
 	}
 	ht->base.type = &khist_hist_type;
@@ -537,6 +552,12 @@ static int khist_hist_cmd_run(struct khist_event *ev, const char *text,
 		ret = khist_inter_create(ev, ht, ecmd, &ht->inter);
 		if (ret)
 			goto drop;
+	}
+	/* What the inter-event state added to the spec's arena. */
+	ret = khist_hist_spec_charge(sp);
+	if (ret) {
+		khist_hist_log(ev, ecmd, KHIST_HERR_MEM_LIMIT, 0);
+		goto drop;
 	}
 	ret = khist_hist_register(ev, ht, ecmd);
 	if (ret)

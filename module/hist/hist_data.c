@@ -438,7 +438,7 @@ void khist_hist_data_put(struct khist_hist_data *hd)
 	khist_inter_free(hd->inter);
 	free_percpu(hd->cache);
 	khist_map_destroy(hd->map);
-	khist_hist_spec_free(hd->spec);
+	khist_hist_spec_put(hd->spec);
 	khist_mem_uncharge(hd->charged);
 	kfree(hd);
 }
@@ -471,4 +471,47 @@ void khist_hist_data_clear(struct khist_hist_data *hd)
 	hd->grow_logged = false;
 	/* Orders the cleared map and the generation before updates resume. */
 	smp_store_release(&hd->clearing, 0);
+}
+
+/**
+ * khist_hist_spec_charge() - charge a spec to the memory limit
+ * @sp: a spec of khist_hist_compile()
+ *
+ * Charges what @sp holds beyond what was charged for it already (its
+ * arena grows while the inter-event state of its trigger is made), and
+ * records it in @sp->charged for khist_hist_spec_put().
+ *
+ * Context: process context.
+ * Return: 0, or -ENOSPC when over the limit (nothing more charged).
+ */
+int khist_hist_spec_charge(struct khist_hist_spec *sp)
+{
+	size_t now = khist_hist_spec_bytes(sp);
+	int ret;
+
+	if (!sp->charged)
+		ret = khist_mem_charge(now);
+	else if (now > sp->charged)
+		ret = khist_mem_recharge(sp->charged, now);
+	else
+		return 0;
+	if (ret)
+		return ret;
+	sp->charged = now;
+	return 0;
+}
+
+/**
+ * khist_hist_spec_put() - free a spec and give back what it was charged
+ * @sp: the spec, or NULL
+ *
+ * Context: process context.
+ */
+void khist_hist_spec_put(struct khist_hist_spec *sp)
+{
+	if (!sp)
+		return;
+	if (sp->charged)
+		khist_mem_uncharge(sp->charged);
+	khist_hist_spec_free(sp);
 }

@@ -79,6 +79,11 @@ static bool khist_hjson_hidden(void *ctx, u64 v, char *buf, size_t size)
 	return true;
 }
 
+static void khist_hjson_hash(void *ctx, u64 v, char *buf, size_t size)
+{
+	snprintf(buf, size, "%p", (void *)(uintptr_t)v);
+}
+
 static void khist_hjson_one(struct khist_json *j, struct khist_hjson_reader *r,
 			    struct khist_hist_trigger *ht)
 {
@@ -89,6 +94,7 @@ static void khist_hjson_one(struct khist_json *j, struct khist_hjson_reader *r,
 		.symbol = khist_hjson_symbol,
 		.syscall_name = khist_hjson_syscall,
 		.addr_hidden = khist_hjson_hidden,
+		.hash = khist_hjson_hash,
 	};
 	struct khist_hjson_totals tot = {};
 	bool paused = READ_ONCE(ht->base.paused);

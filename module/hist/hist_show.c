@@ -248,7 +248,7 @@ void khist_hist_print_num(struct seq_file *m, const char *fmt, u64 v,
 
 static void khist_print_val(struct seq_file *m, const struct khist_bfield *f,
 			    const char *name, u32 fl, u64 val,
-			    const struct khist_col_stat *st)
+			    const struct khist_col_stat *st, bool hide)
 {
 	bool is_signed = f && f->is_signed;
 	unsigned int pc, len, i;
@@ -272,6 +272,8 @@ static void khist_print_val(struct seq_file *m, const struct khist_bfield *f,
 			bar[20] = '\0';
 		}
 		seq_printf(m, " %s: %20s", name, bar);
+	} else if (hide && val) {
+		seq_printf(m, " %s: %p", name, (void *)(uintptr_t)val);
 	} else {
 		seq_printf(m, " %s: ", name);
 		khist_hist_print_num(m, fl & KHIST_HF_HEX ? "%10llx" : "%10llu",
@@ -279,26 +281,42 @@ static void khist_print_val(struct seq_file *m, const struct khist_bfield *f,
 	}
 }
 
-/* Bytes of the text khist_qs_format() writes for one value, at most. */
-#define KHIST_QS_TEXT 512
-
 /*
  * The figures of a .stats or .quantiles value after its column (a khist
- * extension: never printed for a trigger without those modifiers).
+ * extension: never printed for a trigger without those modifiers), from
+ * @snap. @hide: the values are addresses this reader may not see.
  */
-static void khist_print_dist(struct seq_file *m, struct khist_hist_data *hd,
-			     struct khist_map_elt *elt, unsigned int i,
-			     struct khist_qs_snap *snap)
+static void khist_print_dist(struct seq_file *m, const struct khist_bfield *f,
+			     const struct khist_qs_snap *snap, bool hide)
 {
-	const struct khist_bfield *f = hd->spec->vals[i];
-	char buf[KHIST_QS_TEXT];
+	bool quantiles = f->flags & KHIST_HF_QUANTILES;
+	u64 v[KHIST_QS_N_QUANTILES];
+	const char *const *names;
+	unsigned int k;
 
-	khist_qs_snap_init(snap);
-	khist_qs_snap_add(snap, khist_hist_qs(hd, elt, i));
-	khist_qs_format(buf, sizeof(buf), f->name,
-			f->flags & KHIST_HF_QUANTILES, snap);
-	seq_puts(m, "  ");
-	seq_puts(m, buf);
+	names = khist_qs_figures(snap, quantiles, v);
+	for (k = 0; k < KHIST_QS_N_QUANTILES; k++) {
+		seq_printf(m, "  %s.%s: ", f->name, names[k]);
+		/* .stats' count (its first figure) and 0 are no address. */
+		if (hide && (quantiles || k) && v[k])
+			seq_printf(m, "%p", (void *)(uintptr_t)v[k]);
+		else
+			khist_hist_print_num(m, "%10llu", v[k], f->is_signed);
+	}
+}
+
+/*
+ * Are the values of a .stats/.quantiles value addresses for this reader:
+ * unsigned, and the smallest of them in the kernel's half of the address
+ * space (as the value of a call_site or ptr field is). Then its sum, mean
+ * and deviation hide too, whatever their value: a wrapped sum of
+ * addresses, or the sum over the count, gives the address back.
+ */
+static bool khist_dist_hidden(struct seq_file *m, const struct khist_bfield *f,
+			      const struct khist_qs_snap *snap)
+{
+	return !f->is_signed && snap->count &&
+	       khist_kaddr_hide(khist_kaddr_ok(m->file), snap->min);
 }
 
 static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
@@ -314,18 +332,25 @@ static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 		comm = khist_hist_comm(hd, row->priv);
 	khist_hist_print_key(m, hd, row->key, comm);
 	if (!sp->nohitcount)
-		khist_print_val(m, NULL, "hitcount", 0, row->sums[0],
-				&stats[0]);
+		khist_print_val(m, NULL, "hitcount", 0, row->sums[0], &stats[0],
+				false);
 	for (i = 1; i < sp->n_vals; i++) {
 		const struct khist_bfield *f = sp->vals[i];
+		bool dist = snap && (hd->qs_mask & BIT(i)), hide = false;
 
 		if (f->flags & (KHIST_HF_VAR | KHIST_HF_EXPR))
 			continue;
+		if (dist) {
+			khist_qs_snap_init(snap);
+			khist_qs_snap_add(snap,
+					  khist_hist_qs(hd, row->priv, i));
+			hide = khist_dist_hidden(m, f, snap);
+		}
 		seq_puts(m, " ");
 		khist_print_val(m, f, f->name, f->flags, row->sums[i],
-				&stats[i]);
-		if (snap && (hd->qs_mask & BIT(i)))
-			khist_print_dist(m, hd, row->priv, i, snap);
+				&stats[i], hide);
+		if (dist)
+			khist_print_dist(m, f, snap, hide);
 	}
 	if (hd->inter)
 		khist_inter_print_entry(m, hd, row->priv);

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "base/instance.h"
+#include "hist.h"
 #include "inter.h"
 #include "core/hist_print.h"
 
@@ -75,7 +76,7 @@ static bool khist_fvar_taken(struct khist_inter_ctx *ic, const char *name)
  * @out:   the field variable made
  *
  * Context: process context, khist_event_mutex held.
- * Return: 0, or -EINVAL (logged), -ENOMEM.
+ * Return: 0, or -EINVAL or -ENOSPC (logged), -ENOMEM.
  */
 int khist_inter_field_var(struct khist_inter_ctx *ic, const char *field,
 			  bool save, struct khist_ifvar **out)
@@ -100,9 +101,14 @@ int khist_inter_field_var(struct khist_inter_ctx *ic, const char *field,
 		khist_inter_log(ic, KHIST_HERR_FIELD_VAR_PARSE_FAIL, field);
 		return -EINVAL;
 	}
+	if (khist_hist_spec_charge(sp)) {
+		khist_hist_spec_free(sp);
+		khist_inter_log(ic, KHIST_HERR_MEM_LIMIT, field);
+		return -ENOSPC;
+	}
 	val = sp->vars[0].f;
 	if (khist_fvar_taken(ic, field) || in->n_vars >= KHIST_MAP_VARS_MAX) {
-		khist_hist_spec_free(sp);
+		khist_hist_spec_put(sp);
 		khist_inter_log(ic, KHIST_HERR_VAR_CREATE_FIND_FAIL, field);
 		return -EINVAL;
 	}
@@ -113,7 +119,7 @@ int khist_inter_field_var(struct khist_inter_ctx *ic, const char *field,
 	fv->var.name =
 		khist_arena_strndup(&ic->sp->arena, field, strlen(field));
 	if (!fv->var.name) {
-		khist_hist_spec_free(sp);
+		khist_hist_spec_put(sp);
 		return -ENOMEM;
 	}
 	fv->var.idx = in->n_vars++;
@@ -316,7 +322,7 @@ void khist_inter_fvars_free(struct khist_ifvar *fv, unsigned int n)
 	if (!fv)
 		return;
 	for (i = 0; i < n; i++)
-		khist_hist_spec_free(fv[i].spec);
+		khist_hist_spec_put(fv[i].spec);
 	kfree(fv);
 }
 

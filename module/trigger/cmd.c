@@ -199,7 +199,13 @@ static int khist_cmd_add(struct khist_event *ev, struct khist_cmd *c,
 			return ret;
 		c->target_used = true;
 	}
-	return khist_trigger_add(ev, &c->base);
+	ret = khist_trigger_add(ev, &c->base);
+	/* The event's first trigger: its list did not fit. */
+	if (ret == -ENOSPC)
+		khist_cmd_error(ev, ct->type.name,
+				khist_hist_err_text(KHIST_HERR_MEM_LIMIT), text,
+				0);
+	return ret;
 }
 
 /**

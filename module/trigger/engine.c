@@ -6,6 +6,7 @@
  * event goes away (see hist.h).
  */
 #include <linux/ctype.h>
+#include <linux/err.h>
 #include <linux/indirect_call_wrapper.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -16,6 +17,7 @@
 #include "core/cmd_split.h"
 #include "events/evfilter.h"
 #include "events/hooks.h"
+#include "mem/mem.h"
 #include "trigger/engine.h"
 
 static LIST_HEAD(khist_trigger_types);
@@ -84,19 +86,29 @@ void khist_trigger_type_unregister(struct khist_trigger_type *type)
  * khist_ev_triggers_get() - an event's trigger list, created on first use
  * @ev: the event
  *
+ * The list is charged to mem_limit_kb until the event goes
+ * (khist_trig_removed()).
+ *
  * Context: process context, khist_event_mutex held.
- * Return: the list, or NULL when out of memory.
+ * Return: the list, or ERR_PTR(-ENOMEM) or ERR_PTR(-ENOSPC) (over the
+ * memory limit).
  */
 struct khist_ev_triggers *khist_ev_triggers_get(struct khist_event *ev)
 {
 	struct khist_ev_triggers *et = ev->trigger_data;
+	int ret;
 
 	lockdep_assert_held(&khist_event_mutex);
 	if (et)
 		return et;
+	ret = khist_mem_charge(sizeof(*et));
+	if (ret)
+		return ERR_PTR(ret);
 	et = kzalloc(sizeof(*et), GFP_KERNEL);
-	if (!et)
-		return NULL;
+	if (!et) {
+		khist_mem_uncharge(sizeof(*et));
+		return ERR_PTR(-ENOMEM);
+	}
 	INIT_LIST_HEAD(&et->list);
 	/* Published before has_triggers is set; pairs with READ_ONCE. */
 	smp_store_release(&ev->trigger_data, et);
@@ -171,8 +183,8 @@ int khist_trigger_add(struct khist_event *ev, struct khist_trigger *t)
 	int ret;
 
 	lockdep_assert_held(&khist_event_mutex);
-	if (!et)
-		return -ENOMEM;
+	if (IS_ERR(et))
+		return PTR_ERR(et);
 	ret = khist_event_get_use(ev);
 	if (ret)
 		return ret;
@@ -480,6 +492,7 @@ static void khist_trig_removed(struct khist_event *ev)
 	WRITE_ONCE(ev->trigger_data, NULL);
 	khist_trigger_sync();
 	kfree(et);
+	khist_mem_uncharge(sizeof(*et));
 }
 
 static const struct khist_trigger_ops khist_trig_ops = {
