@@ -25,6 +25,7 @@
 #include <linux/bitops.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
+#include <khist/event.h>
 
 /**
  * enum khist_tp_kind - how a field of a generated record is stored
@@ -141,13 +142,13 @@ struct khist_tp_unit {
  * @rec:  the record
  * @size: bytes reserved
  * @ev:   the event
- * @priv: for the implementation of khist_tp_reserve()
+ * @rc:   khist.ko's record context (khist_rec_reserve())
  */
 struct khist_tp_ctx {
 	void *rec;
 	unsigned int size;
 	const struct khist_tp_event *ev;
-	void *priv;
+	struct khist_rec_ctx rc;
 };
 
 /*
