@@ -23,6 +23,7 @@
 #include <linux/bsearch.h>
 #include <linux/ctype.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/tracepoint.h>
@@ -55,6 +56,14 @@ static struct khist_gen **khist_gens;
 static unsigned int khist_nr_gens;
 /* Room for every definition, to unregister many in one call. */
 static struct khist_event_def **khist_gen_defs;
+/*
+ * Serialises the module notifier with khist's exit: once closing is set
+ * (every event dropped), a module that comes or goes is left alone, so
+ * that no probe stays on the tracepoint of a module that goes between
+ * the drop and the notifier's removal.
+ */
+static DEFINE_MUTEX(khist_gen_lock);
+static bool khist_gen_closing;
 static bool khist_gen_notifier;
 
 /**
@@ -511,6 +520,9 @@ static int khist_gen_module(struct notifier_block *nb, unsigned long val,
 
 	if (mod == THIS_MODULE)
 		return NOTIFY_OK;
+	mutex_lock(&khist_gen_lock);
+	if (khist_gen_closing)
+		goto out;
 	switch (val) {
 	case MODULE_STATE_COMING:
 		for (i = 0; i < mod->num_tracepoints; i++) {
@@ -522,6 +534,8 @@ static int khist_gen_module(struct notifier_block *nb, unsigned long val,
 		khist_gen_drop(mod, false);
 		break;
 	}
+out:
+	mutex_unlock(&khist_gen_lock);
 	return NOTIFY_OK;
 }
 
@@ -543,6 +557,7 @@ int khist_tpreg_register(void)
 	unsigned int i, total = 0, nr = 0;
 	int ret;
 
+	khist_gen_closing = false;
 	for (i = 0; i < khist_tp_nr_units; i++)
 		total += khist_tp_units[i]->list_events(NULL, 0);
 	if (!total)
@@ -584,10 +599,13 @@ void khist_tpreg_unregister(void)
 {
 	unsigned int i;
 
+	mutex_lock(&khist_gen_lock);
+	khist_gen_closing = true;
+	khist_gen_drop(NULL, true);
+	mutex_unlock(&khist_gen_lock);
 	if (khist_gen_notifier)
 		unregister_tracepoint_module_notifier(&khist_gen_nb);
 	khist_gen_notifier = false;
-	khist_gen_drop(NULL, true);
 	for (i = 0; i < khist_nr_gens; i++)
 		khist_gen_free(khist_gens[i]);
 	kfree(khist_gens);

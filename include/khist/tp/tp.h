@@ -178,7 +178,8 @@ static __always_inline u32 khist_tp_take(unsigned long *used, long len)
 }
 
 /* Bytes vsnprintf() writes for @fmt and @ap, NUL included. */
-static inline long khist_tp_vstr_len(const char *fmt, va_list *ap)
+static inline __printf(1, 0) long khist_tp_vstr_len(const char *fmt,
+						    va_list *ap)
 {
 	va_list aq;
 	long len;
