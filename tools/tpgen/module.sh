@@ -56,6 +56,9 @@ if ! sh "$top/tools/tpgen/tpgen.sh" "$kdir" "$out" $ksrc > "$out.log" 2>&1; then
 	rm -rf "$out"
 	exit 0
 fi
+# Kbuild's modpost reads the .cmd file of every object of the module.
+printf 'savedcmd_%s := sh tools/tpgen/tpgen.sh %s %s %s\n' "$out/khist_tp.o" \
+	"$kdir" "$out" "$ksrc" > "$out/.khist_tp.o.cmd"
 echo "$stamp" > "$out/stamp"
 echo "khist: $(sed -n 's/^events served: //p' "$out/summary.txt") events from" \
 	"$(sed -n 's/^headers compiled and linked: //p' "$out/summary.txt") trace headers," \
