@@ -451,6 +451,7 @@ static int khist_gen_first(const char *name)
 static void khist_gen_found(struct tracepoint *tp, struct module *mod)
 {
 	struct khist_event_def *def;
+	struct khist_event *taken;
 	unsigned int i;
 	int first, ret;
 
@@ -466,12 +467,14 @@ static void khist_gen_found(struct tracepoint *tp, struct module *mod)
 			continue;
 		g->tpp = tp;
 		g->mod = mod;
+		/* A hand-written event of that name stays. */
+		mutex_lock(&khist_event_mutex);
+		taken = khist_event_find(g->tp.system, g->tp.name);
+		mutex_unlock(&khist_event_mutex);
+		if (taken)
+			continue;
 		def = &g->def;
 		ret = khist_events_register(&def, 1);
-		/* -EEXIST: a hand-written event of that name stays. */
-		if (ret && ret != -EEXIST)
-			pr_warn("event %s:%s not served: %d\n", g->tp.system,
-				g->tp.name, ret);
 		g->registered = !ret;
 	}
 }

@@ -23,6 +23,10 @@ text_events() {
 	tr '\n' ' ' < "$1" | grep -oE \
 		'(TRACE_EVENT|TRACE_EVENT_FN|TRACE_EVENT_CONDITION|TRACE_EVENT_FN_COND)\( *[A-Za-z0-9_]+|DEFINE_EVENT(_PRINT|_FN|_CONDITION)?\( *[A-Za-z0-9_]+, *[A-Za-z0-9_]+' |
 		sed 's/.*[(,] *//' | sort -u
+	# and events made by a header's own wrapper macros: NAME_EVENT(event)
+	tr '\n' ' ' < "$1" | grep -oE \
+		'(^|[;) ])(DEFINE_[A-Z0-9_]*|[A-Z][A-Z0-9_]*EVENT[A-Z0-9_]*)\( *[a-z][a-z0-9_]* *\) *;' |
+		sed 's/.*( *//; s/ *).*//' | sort -u
 }
 first_error() {
 	grep -m1 -E 'error:|undefined!' "$1" 2>/dev/null |
@@ -62,11 +66,11 @@ printf 'syscalls:*\tnot generated from trace headers (khist serves syscalls:sys_
 if [ -n "$ksrc" ]; then
 	# the driver-, fs- and net-local trace headers of the source tree
 	(cd "$ksrc" && grep -rl --include='*.h' '^#define TRACE_SYSTEM' \
-		drivers fs net sound kernel mm block lib security crypto \
+		drivers fs net sound kernel mm block lib security crypto include \
 		io_uring virt arch/x86 2>/dev/null) | sort |
 		while read -r f; do
 			case $f in
-			include/* | arch/x86/include/asm/trace/*) continue ;;
+			include/trace/events/* | arch/x86/include/asm/trace/*) continue ;;
 			esac
 			text_events "$ksrc/$f" |
 				sed "s|^|  (named in $f, a local trace header: not compiled) |"
