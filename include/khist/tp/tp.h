@@ -96,8 +96,9 @@ struct khist_tp_hdr {
  * @rec_size:  bytes of the fixed part of the record, header included
  * @print_fmt: the "print fmt" text before any eval substitution
  * @probe:     the class's probe, (void *data, TP_PROTO) of the tracepoint
- * @off:       the generator excluded the class (its assign calls a symbol
- *             the kernel does not export): not served, probe empty
+ * @off:       the generator excluded the event: its class's assign calls
+ *             a symbol the kernel does not export (probe empty), or its
+ *             print fmt keeps a helper the kernel's compile expands
  */
 struct khist_tp_event {
 	const char *system;
