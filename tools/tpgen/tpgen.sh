@@ -34,10 +34,14 @@ srctree=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$kdir/Makefile" | head -1)
 [ -n "$srctree" ] || srctree=$kdir
 [ -z "$ksrc" ] || ksrc=$(cd "$ksrc" && pwd)
 
-rm -rf "$out"
-mkdir -p "$out/units" "$out/logs"
+# OUT/units/ of an earlier run stays: a unit whose text is unchanged is
+# not compiled again (Kbuild's own dependency tracking); the rest is made
+# anew.
+mkdir -p "$out/units"
 out=$(cd "$out" && pwd)
-ln -s "$top/include" "$out/include"
+rm -rf "$out/logs" "$out/khist_tp.o" "$out/units.c" "$out/units.o" "$out"/*.txt
+mkdir -p "$out/logs"
+ln -sfn "$top/include" "$out/include"
 
 # The trace headers: ones that name a TRACE_SYSTEM and define events.
 list_headers() {
@@ -128,7 +132,14 @@ write_unit() {
 			echo "#define KHIST_TP_OFFEV_$ev 1"
 		done
 		echo "#include <khist/tp/define.h>"
-	} > "$f"
+	} > "$f.new"
+	# a changed unit loses its object: it is compiled again
+	if cmp -s "$f.new" "$f"; then
+		rm -f "$f.new"
+	else
+		mv "$f.new" "$f"
+		rm -f "$out/units/$u.o"
+	fi
 }
 hdr_path() {
 	case $1 in
