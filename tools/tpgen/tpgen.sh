@@ -345,7 +345,9 @@ awk -v m="$out/logs/pfmt-macros.txt" '
 	}' "$out/logs/pfmt-calls.txt" > "$out/logs/unexpanded.txt"
 # shellcheck disable=SC2013
 for u in $(awk '{ print $1 }' "$out/logs/unexpanded.txt" | sort -u); do
-	h=$(while read -r x; do [ "$(unit_name "$x")" = "$u" ] && echo "$x"; done < "$out/headers.txt")
+	h=$(while read -r x; do
+		if [ "$(unit_name "$x")" = "$u" ]; then echo "$x"; fi
+	done < "$out/headers.txt")
 	offs=$(awk -v u="$u" '$1 == u { $1 = ""; print }' "$out/offs.txt")
 	offevs=$(awk -v u="$u" '$1 == u { sub(/^[^:]*:/, "", $2); print $2 }' "$out/logs/unexpanded.txt" | tr '\n' ' ')
 	write_unit "$u" "$h" "$offs" "$offevs"
