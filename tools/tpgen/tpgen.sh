@@ -273,7 +273,8 @@ while read -r h; do
 	[ -n "$sec" ] || continue
 	readelf -sW "$o" | awk -v s="$sec" '$7 == s && $8 ~ /^khist_tp_pfmt_/ { print $2, $8 }' > "$out/logs/$u.pfsym"
 	readelf -p .rodata "$o" > "$out/logs/$u.rodata"
-	awk -v u="$u" -v info="$out/logs/$u.info" -v syms="$out/logs/$u.pfsym" '
+	awk -v u="$u" -v info="$out/logs/$u.info" -v syms="$out/logs/$u.pfsym" \
+		-v bares="$out/logs/$u.bare" '
 		BEGIN {
 			while ((getline l < syms) > 0) {
 				split(l, a, " ")
@@ -294,6 +295,7 @@ while read -r h; do
 			# string and character literals hold no calls
 			gsub(/"([^"\\]|\\.)*"/, "", t)
 			gsub(/\047([^\047\\]|\\.)*\047/, "", t)
+			t0 = t
 			calls = ""
 			while (match(t, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
 				c = substr(t, RSTART, RLENGTH); sub(/[ \t]*\($/, "", c)
@@ -302,6 +304,22 @@ while read -r h; do
 				t = substr(t, RSTART + RLENGTH)
 			}
 			callsof[sym[off]] = calls
+			# bare upper-case names (object-like macros by the
+			# kernel convention), not members, not calls
+			bare = ""
+			while (match(t0, /[A-Za-z_][A-Za-z0-9_]*/)) {
+				c = substr(t0, RSTART, RLENGTH)
+				p1 = RSTART > 1 ? substr(t0, RSTART - 1, 1) : ""
+				p2 = RSTART > 2 ? substr(t0, RSTART - 2, 2) : ""
+				t0 = substr(t0, RSTART + RLENGTH)
+				if (c !~ /^[A-Z][A-Z0-9_]+$/ || c == "REC" ||
+				    p1 ~ /[A-Za-z0-9_.]/ || p2 == "->" ||
+				    t0 ~ /^[ \t]*\(/)
+					continue
+				if (index(" " bare " ", " " c " ") == 0)
+					bare = bare " " c
+			}
+			baresof[sym[off]] = bare
 		}
 		END {
 			while ((getline l < info) > 0) {
@@ -312,6 +330,8 @@ while read -r h; do
 					s = "khist_tp_pfmt_" a[2]
 				if (callsof[s] != "")
 					print u, a[1], s callsof[s]
+				if (baresof[s] != "")
+					print u, a[1], s baresof[s] > bares
 			}
 		}' "$out/logs/$u.rodata" >> "$out/logs/pfmt-calls.txt"
 done < "$out/headers.txt"
@@ -331,15 +351,33 @@ if [ -s "$out/logs/pfmt-names.txt" ]; then
 			sed -E 's/^\.\///; s/^([^:]*):.*define[[:space:]]+([A-Za-z0-9_]+)\($/\2 \1/'
 	done | sort -u -k1,1 > "$out/logs/pfmt-macros.txt"
 fi
+# bare names left in a print fmt that KDIR's headers define as
+# object-like macros (6.1's fs_dax keeps PFN_FLAGS_MASK of pfn_t.h): only
+# KDIR's include directories, where a unit could have found them
+cat "$out"/logs/*.bare 2>/dev/null > "$out/logs/pfmt-bare.txt" || true
+awk '{ for (i = 4; i <= NF; i++) print $i }' "$out/logs/pfmt-bare.txt" | sort -u > "$out/logs/pfmt-barenames.txt"
+if [ -s "$out/logs/pfmt-barenames.txt" ]; then
+	re=$(paste -sd'|' "$out/logs/pfmt-barenames.txt")
+	for t in "$srctree" "$kdir"; do
+		(cd "$t" && grep -rHoE --include='*.h' \
+			"^[[:space:]]*#[[:space:]]*define[[:space:]]+($re)([[:space:]]+[A-Za-z0-9_]*|$)" \
+			include arch/x86/include 2>/dev/null) |
+			sed -E 's/^([^:]*):.*define[[:space:]]+([A-Za-z0-9_]+)[[:space:]]*([A-Za-z0-9_]*)$/\2 \1 \3/' |
+			# "#define IPPROTO_TCP IPPROTO_TCP" names an enum constant:
+			# it stays as written in the kernel's format too
+			awk '$1 != $3 { print $1, $2, "object" }'
+	done | sort -u -k1,1 >> "$out/logs/pfmt-macros.txt"
+	cat "$out/logs/pfmt-bare.txt" >> "$out/logs/pfmt-calls.txt"
+fi
 # the units to compile again with their events left out
 : > "$out/logs/unexpanded.txt"
 awk -v m="$out/logs/pfmt-macros.txt" '
-	BEGIN { while ((getline l < m) > 0) { split(l, a, " "); mac[a[1]] = a[2] } }
+	BEGIN { while ((getline l < m) > 0) { split(l, a, " "); mac[a[1]] = a[2]; obj[a[1]] = a[3] } }
 	{
 		why = ""
 		for (i = 4; i <= NF; i++)
 			if ($i in mac)
-				why = why " " $i "() (" mac[$i] ")"
+				why = why " " $i (obj[$i] == "" ? "()" : "") " (" mac[$i] ")"
 		if (why != "")
 			print $1, $2, why
 	}' "$out/logs/pfmt-calls.txt" > "$out/logs/unexpanded.txt"
