@@ -67,6 +67,7 @@ module modules:
 	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || { echo "khist: $(WHY): not installed; run 'make deps' or set KDIR=DIR" >&2; exit 1; }
 	@echo "khist: building for $(MOD_REL): $(WHY)"
 	@sh selftests/vm/linktree.sh $(CURDIR) $(MODDIR)
+	@sh tools/tpgen/module.sh $(KDIR) $(MODDIR)/tpgen
 	$(MAKE) -C $(KDIR) M=$(MODDIR) $(if $(filter 1 y yes,$(TESTMODS)),KHIST_TESTMODS=y) \
 		$(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 	@ln -sf $(MODDIR)/khist.ko khist.ko

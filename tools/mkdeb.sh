@@ -4,7 +4,8 @@
 # mkdeb.sh OUTDIR - build the khist-dkms Debian package (`make deb`).
 #
 # Copies only what building khist.ko needs (Kbuild, VERSION, module/,
-# include/, dkms.conf), the docs the package ships and debian/ into
+# include/, dkms.conf, the event generator tools/tpgen), the docs the
+# package ships and debian/ into
 # OUTDIR/khist-<version>/, writes a changelog entry for VERSION there, and
 # runs dpkg-buildpackage: OUTDIR/khist-dkms_<version>_all.deb. The
 # checkout itself stays untouched (no build products next to the source).
@@ -28,7 +29,7 @@ rm -rf "$stage" "$out"/khist-dkms_*.deb "$out"/khist-tools_*.deb "$out"/khist_*.
 mkdir -p "$stage"
 (cd "$top" && tar -cf "$stage.tar" Kbuild VERSION dkms.conf module include \
 	debian README.md Documentation/install.rst tools/khist tools/kshim \
-	tools/include)
+	tools/include tools/tpgen)
 tar -xf "$stage.tar" -C "$stage"
 rm -f "$stage.tar"
 # Nothing built in place may leak in (objects of an old in-tree build).

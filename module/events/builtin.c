@@ -18,6 +18,7 @@
 #include <linux/ctype.h>
 #include "base/instance.h"
 #include "events.h"
+#include "tpreg.h"
 
 #define KHIST_ON_TRACEPOINTS
 #define KHIST_CREATE_EVENTS
@@ -185,6 +186,9 @@ int khist_builtin_register(void)
 	mutex_lock(&khist_event_mutex);
 	ret = khist_event_set_enabled(khist_print_def.ev, true, false);
 	mutex_unlock(&khist_event_mutex);
+	/* The generated events, but for the names registered above. */
+	if (!ret)
+		ret = khist_tpreg_register();
 	if (ret)
 		khist_builtin_unregister();
 	return ret;
@@ -197,6 +201,7 @@ int khist_builtin_register(void)
  */
 void khist_builtin_unregister(void)
 {
+	khist_tpreg_unregister();
 	khist_events_unregister(khist_builtin, khist_nr_builtin);
 	khist_nr_builtin = 0;
 	khist_evaluated_free();

@@ -89,7 +89,8 @@ dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./||' >"$out/contents"
 src=usr/src/khist-$ver
 has_all() {
 	for f in dkms.conf Kbuild VERSION module/main.c module/compat/compat.h \
-		include/uapi/khist.h; do
+		include/uapi/khist.h include/khist/tp/define.h scripts/tpgen/module.sh \
+		scripts/tpgen/tpgen.sh scripts/tpgen/report.sh; do
 		grep -qx "$src/$f" "$out/contents" || { echo "missing $src/$f"; return 1; }
 	done
 	grep -qx usr/share/doc/khist-dkms/copyright "$out/contents" ||

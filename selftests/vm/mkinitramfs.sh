@@ -27,6 +27,12 @@ copy_prog ${KHIST_VM_EXTRA_PROGS:-}
 cp "$top/selftests/vm/init" "$root/init"
 chmod 755 "$root/init"
 find "$moddir" -maxdepth 3 -name '*.ko' -exec cp {} "$root/lib/khist/" \;
+# the lists of the events generated from the trace headers (tools/tpgen)
+if [ -f "$moddir/tpgen/exclusions.txt" ]; then
+	mkdir -p "$root/lib/khist/tpgen"
+	cp "$moddir/tpgen/exclusions.txt" "$moddir/tpgen/events.txt" \
+		"$moddir/tpgen/summary.txt" "$root/lib/khist/tpgen/"
+fi
 cp -r "$top/selftests/fs" "$root/selftests/fs"
 # Each test area can add what its guest scripts need: selftests/<area>/
 # vm-image.sh ROOT runs with the image tree (copy_prog.sh helps).

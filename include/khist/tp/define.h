@@ -7,7 +7,8 @@
  * naming the unit), includes <khist/tp/tp.h> and the header itself once
  * normally (which declares the kernel's tracepoints), then this file.
  * Optionally it defines KHIST_TP_OFF_<class> to 1 for each class to
- * leave out (see stage_probe.h).
+ * leave out (see stage_probe.h), and KHIST_TP_OFFEV_<event> to 1 for each
+ * event to leave out whose class stays (stage_table.h).
  */
 #ifndef KHIST_TP_HEADER
 #error "define KHIST_TP_HEADER to the trace header before including define.h"

@@ -10,6 +10,7 @@
 #include <khist/tp/reset.h>
 
 #define __khist_tp_off(class) __is_defined(KHIST_TP_OFF_##class)
+#define __khist_tp_off_ev(event) __is_defined(KHIST_TP_OFFEV_##event)
 
 /* clang-format off */
 #define __khist_tp_event(cl_, ev_, pfmt)				\
@@ -20,7 +21,7 @@
 		.rec_size = sizeof(struct khist_tp_rec_##cl_),		\
 		.print_fmt = pfmt,					\
 		.probe = khist_tp_probe_##cl_,				\
-		.off = __khist_tp_off(cl_),				\
+		.off = __khist_tp_off(cl_) || __khist_tp_off_ev(ev_),	\
 	};								\
 	static const char khist_tp_info_##ev_[] __used			\
 		__section(".discard.khist_tp_info") =			\

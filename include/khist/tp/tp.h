@@ -25,6 +25,7 @@
 #include <linux/bitops.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
+#include <khist/event.h>
 
 /**
  * enum khist_tp_kind - how a field of a generated record is stored
@@ -95,8 +96,9 @@ struct khist_tp_hdr {
  * @rec_size:  bytes of the fixed part of the record, header included
  * @print_fmt: the "print fmt" text before any eval substitution
  * @probe:     the class's probe, (void *data, TP_PROTO) of the tracepoint
- * @off:       the generator excluded the class (its assign calls a symbol
- *             the kernel does not export): not served, probe empty
+ * @off:       the generator excluded the event: its class's assign calls
+ *             a symbol the kernel does not export (probe empty), or its
+ *             print fmt keeps a helper the kernel's compile expands
  */
 struct khist_tp_event {
 	const char *system;
@@ -141,13 +143,13 @@ struct khist_tp_unit {
  * @rec:  the record
  * @size: bytes reserved
  * @ev:   the event
- * @priv: for the implementation of khist_tp_reserve()
+ * @rc:   khist.ko's record context (khist_rec_reserve())
  */
 struct khist_tp_ctx {
 	void *rec;
 	unsigned int size;
 	const struct khist_tp_event *ev;
-	void *priv;
+	struct khist_rec_ctx rc;
 };
 
 /*
@@ -177,7 +179,8 @@ static __always_inline u32 khist_tp_take(unsigned long *used, long len)
 }
 
 /* Bytes vsnprintf() writes for @fmt and @ap, NUL included. */
-static inline long khist_tp_vstr_len(const char *fmt, va_list *ap)
+static inline __printf(1, 0) long khist_tp_vstr_len(const char *fmt,
+						    va_list *ap)
 {
 	va_list aq;
 	long len;
