@@ -394,6 +394,148 @@ static unsigned int filter_reads(const struct khist_filter *f)
 	return r;
 }
 
+/* Keep the low @size bytes of @v, sign-extended when @is_signed. */
+static u64 fast_fit(u64 v, unsigned int size, bool is_signed)
+{
+	unsigned int sh = 64 - 8 * size;
+
+	if (size >= 8)
+		return v;
+	if (is_signed)
+		return (u64)((s64)(v << sh) >> sh);
+	return (v << sh) >> sh;
+}
+
+/* The test of @q: the range [@lo, @hi] (of values after the bias). */
+static void fast_range(struct khist_ffast *q, u64 lo, u64 hi, bool invert)
+{
+	q->lo = lo;
+	q->span = hi - lo;
+	q->invert = invert;
+}
+
+/* A test that is always false. */
+static void fast_never(struct khist_ffast *q)
+{
+	fast_range(q, 0, U64_MAX, true);
+}
+
+/*
+ * One predicate in the direct form; false if it is not an integer field
+ * against a constant. The answers are those of filter_eval.c's
+ * eval_pred() on a record that holds the field.
+ */
+static bool fast_pred(const struct khist_fpred *p, struct khist_ffast *q)
+{
+	u64 bias, b;
+
+	q->offset = p->offset;
+	q->size = p->size;
+	q->shift = 0;
+	q->mask = U64_MAX;
+	switch (p->kind) {
+	case KHIST_FP_FALSE:
+		/* reads nothing; one byte at 0 keeps the loop uniform */
+		q->offset = 0;
+		q->size = 1;
+		fast_never(q);
+		return true;
+	case KHIST_FP_EQ:
+	case KHIST_FP_CMP:
+	case KHIST_FP_FUNC:
+		break;
+	default:
+		return false;
+	}
+	if (p->size != 1 && p->size != 2 && p->size != 4 && p->size != 8)
+		return false;
+	if (p->kind == KHIST_FP_EQ) {
+		b = fast_fit(p->val, p->size, false);
+		fast_range(q, b, b, p->negate);
+		return true;
+	}
+	if (p->kind == KHIST_FP_FUNC) {
+		/* [val, val2), or nothing; != is the complement */
+		if (p->val2 > p->val)
+			fast_range(q, p->val, p->val2 - 1,
+				   p->op == KHIST_FOP_NE);
+		else
+			fast_range(q, 0, U64_MAX, p->op != KHIST_FOP_NE);
+		return true;
+	}
+	if (p->is_signed)
+		q->shift = 64 - 8 * p->size;
+	b = fast_fit(p->val, p->size, p->is_signed);
+	bias = p->is_signed ? BIT_ULL(63) : 0;
+	switch (p->op) {
+	case KHIST_FOP_BAND:
+		q->mask = b;
+		fast_range(q, 0, 0, true);
+		return true;
+	case KHIST_FOP_LT:
+		if ((b ^ bias) == 0)
+			fast_never(q);
+		else
+			fast_range(q, 0, (b ^ bias) - 1, false);
+		break;
+	case KHIST_FOP_LE:
+		fast_range(q, 0, b ^ bias, false);
+		break;
+	case KHIST_FOP_GT:
+		if ((b ^ bias) == U64_MAX)
+			fast_never(q);
+		else
+			fast_range(q, (b ^ bias) + 1, U64_MAX, false);
+		break;
+	case KHIST_FOP_GE:
+		fast_range(q, b ^ bias, U64_MAX, false);
+		break;
+	default:
+		/* eval_pred() has no answer but false for these */
+		fast_never(q);
+		return true;
+	}
+	/* (x ^ bias) - lo == x - (lo - bias): 2^63 added or taken is a flip */
+	q->lo -= bias;
+	return true;
+}
+
+/*
+ * Build @f's direct form when every predicate has one (see struct
+ * khist_ffast). Without memory the general evaluator serves alone.
+ */
+static void fast_build(struct khist_filter *f)
+{
+	struct khist_ffast *fast;
+	u64 need = 0;
+	unsigned int i;
+
+	fast = kcalloc(f->nr_preds, sizeof(*fast), GFP_KERNEL);
+	if (!fast)
+		return;
+	for (i = 0; i < f->nr_preds; i++) {
+		const struct khist_fpred *p = &f->preds[i];
+		struct khist_ffast *q = &fast[i];
+
+		/* the direct form's loop relies on forward jumps */
+		if (!fast_pred(p, q) || p->on_true <= i || p->on_false <= i ||
+		    p->on_true > f->nr_preds + 1 ||
+		    p->on_false > f->nr_preds + 1) {
+			kfree(fast);
+			return;
+		}
+		q->on_true = p->on_true;
+		q->on_false = p->on_false;
+		need = max_t(u64, need, (u64)q->offset + q->size);
+	}
+	if (need > UINT_MAX) {
+		kfree(fast);
+		return;
+	}
+	f->fast = fast;
+	f->fast_need = need;
+}
+
 /**
  * khist_filter_compile() - compile the text of an event filter
  * @schema: layout of the event the filter applies to
@@ -456,6 +598,7 @@ int khist_filter_compile(const struct khist_event_schema *schema,
 		goto fail;
 	f->no_ctx = !needs_ctx(f);
 	f->reads = filter_reads(f);
+	fast_build(f);
 	*out = f;
 	return 0;
 fail:
@@ -484,6 +627,7 @@ void khist_filter_free(struct khist_filter *f)
 		kfree(f->preds[i].mask);
 	}
 	kfree(f->preds);
+	kfree(f->fast);
 	kfree(f->text);
 	kfree(f);
 }

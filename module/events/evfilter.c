@@ -133,6 +133,8 @@ static u64 khist_evfilter_charge(const struct khist_filter *f)
 	unsigned int i;
 
 	bytes += (u64)f->nr_preds * sizeof(*f->preds);
+	if (f->fast)
+		bytes += (u64)f->nr_preds * sizeof(*f->fast);
 	for (i = 0; f->preds && i < f->nr_preds; i++) {
 		if (f->preds[i].pat)
 			bytes += f->preds[i].pat_len + 1;
@@ -202,16 +204,17 @@ int khist_evfilter_compile(struct khist_instance *inst, struct khist_event *ev,
 }
 
 /**
- * khist_evfilter_match() - does a record pass a filter?
- * @f:    the filter (NULL passes everything)
+ * khist_evfilter_match_general() - khist_evfilter_match() by the general
+ * evaluator
+ * @f:    the filter
  * @rec:  the record, common header first
  * @size: its size in bytes
  *
  * Context: any (NMI included), preemption disabled.
  * Return: true when the record passes.
  */
-bool khist_evfilter_match(const struct khist_filter *f, const void *rec,
-			  unsigned int size)
+bool khist_evfilter_match_general(const struct khist_filter *f, const void *rec,
+				  unsigned int size)
 {
 	struct khist_filter_ctx ctx = {
 		.cpu = smp_processor_id(),
@@ -221,8 +224,6 @@ bool khist_evfilter_match(const struct khist_filter *f, const void *rec,
 	int depth;
 	bool ret;
 
-	if (!f)
-		return true;
 	/* Most filters only compare fields of the record. */
 	if (f->no_ctx)
 		return khist_filter_match(f, rec, size, NULL);

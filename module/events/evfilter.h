@@ -26,9 +26,34 @@ int khist_evfilter_compile(struct khist_instance *inst, struct khist_event *ev,
 			   const char *text, size_t len,
 			   struct khist_filter **out,
 			   struct khist_filter_error *err);
-bool khist_evfilter_match(const struct khist_filter *f, const void *rec,
-			  unsigned int size);
+bool khist_evfilter_match_general(const struct khist_filter *f, const void *rec,
+				  unsigned int size);
 void khist_evfilter_free(struct khist_filter *f);
 int khist_evfilter_set(struct khist_event *ev, const char *text, size_t len);
+
+/**
+ * khist_evfilter_match() - does a record pass a filter?
+ * @f:    the filter (NULL passes everything)
+ * @rec:  the record, common header first
+ * @size: its size in bytes
+ *
+ * Inline in the probes: a filter of integer compares (the direct form
+ * built at compile time) runs here without a call; anything else goes to
+ * the general evaluator with the CPU, the task name and the string
+ * scratch buffers (khist_evfilter_match_general()).
+ *
+ * Context: any (NMI included), preemption disabled.
+ * Return: true when the record passes.
+ */
+static __always_inline bool khist_evfilter_match(const struct khist_filter *f,
+						 const void *rec,
+						 unsigned int size)
+{
+	if (!f)
+		return true;
+	if (likely(f->fast) && size >= f->fast_need)
+		return khist_filter_fast_match(f, rec);
+	return khist_evfilter_match_general(f, rec, size);
+}
 
 #endif /* _KHIST_EVENTS_EVFILTER_H */

@@ -13,6 +13,8 @@
  *   - a failure has a valid message code, its errno and a caret at most
  *     one past the text; never -ENOMEM; the `filter` file text renders;
  *   - a compiled filter keeps the text, and every jump goes forward;
+ *   - a filter with a direct form (integer compares) gives the general
+ *     evaluator's answer by it on every record long enough for it;
  *   - "!(<text>)", when it compiles, gives the opposite answer on every
  *     record, and "(<text>)" the same answer;
  *   - nothing stays allocated.
@@ -43,10 +45,17 @@ static bool match(const struct khist_filter *f, const struct fz_rec *r,
 		.fetch_str = k % 7 ? fz_fetch_str : NULL,
 		.strbuf = k % 11 ? strbuf : NULL,
 	};
+	bool m;
 
 	/* Like task->comm: always the full size, NUL-padded. */
 	strncpy(comm, fz_strs[k % FZ_NR_STRS], sizeof(comm) - 1);
-	return khist_filter_match(f, r->p, r->len, k % 13 ? &ctx : NULL);
+	m = khist_filter_match(f, r->p, r->len, k % 13 ? &ctx : NULL);
+	/* The direct form, where the probe would use it, agrees. */
+	if (f->fast && r->len >= f->fast_need)
+		check(khist_filter_fast_match(f, r->p) == m,
+		      "direct form differs from the general evaluator", f->text,
+		      f->text_len);
+	return m;
 }
 
 static void check_jumps(const struct khist_filter *f, const char *t, size_t len)

@@ -205,6 +205,10 @@ static int run(const struct khist_event_schema *schema, const char *text,
 	if (khist_filter_compile(schema, text, strlen(text), &topts, &f, &err))
 		return -1;
 	hit = khist_filter_match(f, rec, rec_len, ctx);
+	/* The direct form must agree wherever the probe would use it. */
+	if (f->fast && rec_len >= f->fast_need &&
+	    khist_filter_fast_match(f, rec) != hit)
+		hit = 2;
 	khist_filter_free(f);
 	return hit;
 }
@@ -1098,7 +1102,210 @@ static void filter_flexible_char_array(struct kunit *test)
 	}
 }
 
+/* xorshift64: a repeatable sequence for the differential test. */
+static u64 fast_rand(u64 *state)
+{
+	u64 x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return x;
+}
+
+/* Values at the edges of every integer size, signed and unsigned. */
+static const s64 fast_edges[] = {
+	0,
+	1,
+	-1,
+	2,
+	-2,
+	5,
+	-5,
+	126,
+	127,
+	128,
+	129,
+	255,
+	256,
+	-127,
+	-128,
+	-129,
+	32767,
+	32768,
+	65535,
+	65536,
+	-32768,
+	-32769,
+	INT_MAX,
+	INT_MIN,
+	0xffffffffLL,
+	0x100000000LL,
+	LLONG_MAX,
+	LLONG_MIN,
+};
+
+static s64 fast_value(u64 *state)
+{
+	u64 r = fast_rand(state);
+
+	if (r % 4)
+		return fast_edges[(r >> 8) % ARRAY_SIZE(fast_edges)];
+	return (s64)fast_rand(state);
+}
+
+/* Append one "<field> <op> <constant>" to @buf. */
+static size_t fast_pred_text(char *buf, size_t at, size_t size, u64 *state)
+{
+	static const char *const fields[] = {
+		"f_s8",	 "f_u8",  "f_s16", "f_u16",	 "f_s32",
+		"f_u32", "f_s64", "f_u64", "target_cpu", "ip",
+	};
+	static const char *const ops[] = {
+		"==", "!=", "<", "<=", ">", ">=", "&"
+	};
+	u64 r = fast_rand(state);
+	const char *field = fields[r % ARRAY_SIZE(fields)];
+	s64 v = fast_value(state);
+
+	/* an unsigned field takes no minus sign */
+	if (field[2] == 's')
+		return at + scnprintf(buf + at, size - at, "%s %s %lld", field,
+				      ops[(r >> 8) % ARRAY_SIZE(ops)],
+				      (long long)v);
+	return at + scnprintf(buf + at, size - at, "%s %s %llu", field,
+			      ops[(r >> 8) % ARRAY_SIZE(ops)],
+			      (unsigned long long)v);
+}
+
+/*
+ * Differential test of the direct form: random chains of one to four
+ * integer compares (every field size and signedness, every operator,
+ * constants and record values at the edges of each size) joined by &&,
+ * || and !, on random records. Every filter must get a direct form, and
+ * it must give the general evaluator's answer on every record.
+ */
+static void filter_fast_differential(struct kunit *test)
+{
+	static const char *const joins[] = { " && ", " || ", " && !", " || !" };
+	unsigned int i, k, n, fast = 0, diff = 0, hits = 0;
+	u64 state = 0x9e3779b97f4a7c15ULL;
+	struct khist_filter_error err;
+	struct khist_filter *f;
+	u8 *rec = make_rec();
+	char text[256];
+	size_t at;
+
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	for (i = 0; i < 4000; i++) {
+		n = 1 + fast_rand(&state) % 4;
+		at = 0;
+		if (fast_rand(&state) % 3 == 0)
+			at = scnprintf(text, sizeof(text), "!(");
+		at = fast_pred_text(text, at, sizeof(text), &state);
+		for (k = 1; k < n; k++) {
+			at += scnprintf(text + at, sizeof(text) - at, "%s",
+					joins[fast_rand(&state) % 4]);
+			at = fast_pred_text(text, at, sizeof(text), &state);
+		}
+		if (text[0] == '!')
+			scnprintf(text + at, sizeof(text) - at, ")");
+		if (khist_filter_compile(&tschema, text, strlen(text), &topts,
+					 &f, &err)) {
+			KUNIT_FAIL(test, "\"%s\" did not compile", text);
+			continue;
+		}
+		if (!f->fast) {
+			KUNIT_FAIL(test, "\"%s\": no direct form", text);
+			khist_filter_free(f);
+			continue;
+		}
+		fast++;
+		for (k = 0; k < 16; k++) {
+			s64 v = fast_value(&state);
+			bool want, got;
+
+			/* one value at every integer offset, or noise */
+			if (k % 2) {
+				put(rec, O_S8, &v, 1);
+				put(rec, O_U8, &v, 1);
+				put(rec, O_S16, &v, 2);
+				put(rec, O_U16, &v, 2);
+				put(rec, O_S32, &v, 4);
+				put(rec, O_U32, &v, 4);
+				put(rec, O_S64, &v, 8);
+				put(rec, O_U64, &v, 8);
+				put(rec, O_IP, &v, 8);
+				put(rec, O_TCPU, &v, 4);
+			} else {
+				unsigned int b;
+
+				for (b = 8; b < REC_FIXED; b++)
+					if (b < O_NAME || b >= O_ARR)
+						rec[b] = fast_rand(&state);
+			}
+			want = khist_filter_match(f, rec, REC_LEN, NULL);
+			got = khist_filter_fast_match(f, rec);
+			hits += want;
+			if (got != want && diff++ < 10)
+				KUNIT_FAIL(test,
+					   "\"%s\": direct %d, general %d",
+					   text, got, want);
+		}
+		khist_filter_free(f);
+	}
+	KUNIT_EXPECT_EQ(test, diff, 0);
+	KUNIT_EXPECT_EQ(test, fast, 4000);
+	/* both answers must have come up many times */
+	KUNIT_EXPECT_GT(test, hits, 4000 * 16 / 8);
+	KUNIT_EXPECT_LT(test, hits, 4000 * 16 * 7 / 8);
+	kfree(rec);
+}
+
+/* Which filters get a direct form, and what it needs of the record. */
+static void filter_fast_shape(struct kunit *test)
+{
+	static const struct {
+		const char *text;
+		bool fast;
+		unsigned int need;
+	} cases[] = {
+		{ "f_u8 == 1", true, O_U8 + 1 },
+		{ "f_s32 < 0 && f_u64 != 3", true, O_U64 + 8 },
+		{ "(f_s8 > 1 || ip & 4) && target_cpu >= 2", true, O_TCPU + 4 },
+		{ "name == 'x'", false, 0 },
+		{ "f_u8 == 1 && name ~ 'k*'", false, 0 },
+		{ "cpu == 1", false, 0 },
+		{ "comm == 'bash'", false, 0 },
+		{ "target_cpu & CPUS{1,2}", false, 0 },
+		{ "mask & CPUS{1}", false, 0 },
+	};
+	struct khist_filter_error err;
+	struct khist_filter *f;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (khist_filter_compile(&tschema, cases[i].text,
+					 strlen(cases[i].text), &topts, &f,
+					 &err)) {
+			KUNIT_FAIL(test, "\"%s\" did not compile",
+				   cases[i].text);
+			continue;
+		}
+		if (!!f->fast != cases[i].fast)
+			KUNIT_FAIL(test, "\"%s\": direct form %d, want %d",
+				   cases[i].text, !!f->fast, cases[i].fast);
+		else if (f->fast && f->fast_need != cases[i].need)
+			KUNIT_FAIL(test, "\"%s\": needs %u bytes, want %u",
+				   cases[i].text, f->fast_need, cases[i].need);
+		khist_filter_free(f);
+	}
+}
+
 static struct kunit_case filter_cases[] = {
+	KUNIT_CASE(filter_fast_differential),
+	KUNIT_CASE(filter_fast_shape),
 	KUNIT_CASE(filter_flexible_char_array),
 	KUNIT_CASE(filter_match_table),
 	KUNIT_CASE(filter_no_ctx),

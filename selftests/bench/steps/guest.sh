@@ -6,7 +6,7 @@
 # "# READY" on the result port, then runs the workload until the host's
 # debugger has what it wants and stops the VM.
 #
-# Kernel command line: khsteps.cfg=CFG (c cf cn d e e2 f1 g gx h1 b sc sd
+# Kernel command line: khsteps.cfg=CFG (c cf cn c3 d e e2 f1 g gx h1 b sc sd
 # mc). f1 is row f's trigger on one CPU: keys=id, the same id every time.
 # e2 clears its hist after each run of new keys, so that every event
 # stepped is an insert.
@@ -39,6 +39,7 @@ b) echo 1 > $SE/enable ;;
 c) echo 'hist:keys=common_pid' > $SE/trigger ;;
 cf) echo 'hist:keys=common_pid if id == 110' > $SE/trigger ;;
 cn) echo 'hist:keys=common_pid if id == 0' > $SE/trigger ;;
+c3) echo 'hist:keys=common_pid if id == 110 && common_pid != 1 && id >= 0' > $SE/trigger ;;
 d) echo 'hist:keys=common_pid,id:vals=hitcount,id,common_preempt_count' > $SE/trigger ;;
 e)
 	echo 'hist:keys=id:size=16384' > $SE/trigger

@@ -133,6 +133,8 @@ define_icount() {
 		$SE 'hist:keys=common_pid,id:vals=hitcount,id,common_preempt_count'
 	def cf a trig "getppid $n" $SE 'hist:keys=common_pid if id == 110'
 	def cn a trig "getppid $n" $SE 'hist:keys=common_pid if id == 0'
+	def c3 a trig "getppid $n" \
+		$SE 'hist:keys=common_pid if id == 110 && common_pid != 1 && id >= 0'
 	def g a trig "getppid $n" \
 		$SE 'hist:keys=common_pid:ts0=common_timestamp.usecs' \
 		$SX 'hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmax($lat).save(id,ret)'

@@ -212,6 +212,7 @@ tabulate() {
 			row("d", "a", "i", "keys=common_pid,id vals=hitcount,id,pc")
 			row("cf", "a", "i", "c + if id == 110 (always true)")
 			row("cn", "a", "i", "c + if id == 0 (never true: no update)")
+			row("c3", "a", "i", "c + 3 predicates && (always true)")
 			row("g", "a", "i", "latency pair enter/exit onmax (per pair)")
 			abs("ak", "ENOSYS sweep, no tracing (absolute)")
 			row("e", "ak", "", "keys=id, 10^4 distinct keys")
