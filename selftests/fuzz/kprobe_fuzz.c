@@ -39,9 +39,9 @@ static void check(bool ok, const char *what, const char *line)
 }
 
 static const char *const fz_regs[] = {
-	"r15", "r14", "r13", "r12", "bp", "bx", "r11", "r10", "r9", "r8",
-	"ax",  "cx",  "dx",  "si",  "di", "orig_ax", "ip", "cs", "flags",
-	"sp",  "ss",
+	"r15", "r14",	  "r13", "r12", "bp",	 "bx", "r11",
+	"r10", "r9",	  "r8",	 "ax",	"cx",	 "dx", "si",
+	"di",  "orig_ax", "ip",	 "cs",	"flags", "sp", "ss",
 };
 
 static int fz_reg(const char *name)
