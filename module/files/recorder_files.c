@@ -102,6 +102,7 @@ static const struct file_operations khist_total_size_fops = {
 	.llseek = default_llseek,
 };
 
+#if KHIST_HAS_SUBBUF_SIZE
 /*
  * khist's sub-buffers are one page: its records and trace_pipe_raw's
  * readers are sized for that. A write asking for one page (1 to 4 KiB
@@ -140,6 +141,7 @@ static const struct file_operations khist_subbuf_fops = {
 	.write = khist_subbuf_write,
 	.llseek = default_llseek,
 };
+#endif
 
 /* ---- saved_cmdlines, saved_cmdlines_size, saved_tgids, printk_formats ---- */
 
