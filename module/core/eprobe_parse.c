@@ -1139,19 +1139,14 @@ static int kp_parse_args(struct ep_ctx *c, struct khist_ep_def *def)
 	return 0;
 }
 
-/**
- * khist_kp_parse() - parse a p: (kprobe) or r: (kretprobe) line
- * @line:   the line (no newline or comment)
- * @finder: the register and symbol look-ups (@finder->find unused)
- * @cmd:    the result, as for khist_ep_parse() (location "trace_kprobe")
- *
- * Context: any; allocates.
- * Return: 0 with @cmd->def set, -ECANCELED when @line is no kprobe line
- * (or a uprobe's), -EINVAL, -ERANGE, -ENOENT (@symbol unknown), -E2BIG,
- * -ENOMEM.
+static int up_parse_words(struct ep_ctx *c, struct khist_ep_def *def);
+
+/*
+ * A p: or r: line of kprobe_events (@user false) or uprobe_events (@user
+ * true): split, logged and parsed by the kind's words.
  */
-int khist_kp_parse(const char *line, const struct khist_ep_finder *finder,
-		   struct khist_ep_cmd *cmd)
+static int kp_parse_line(const char *line, const struct khist_ep_finder *finder,
+			 struct khist_ep_cmd *cmd, bool user)
 {
 	struct ep_ctx c = { .cmd = cmd, .finder = finder };
 	struct khist_ep_def *def;
@@ -1178,10 +1173,14 @@ int khist_kp_parse(const char *line, const struct khist_ep_finder *finder,
 		ret = -ENOMEM;
 		goto out;
 	}
-	def->kind = c.argv[0][0] == 'r' ? KHIST_EPK_KRETPROBE :
-					  KHIST_EPK_KPROBE;
+	if (user)
+		def->kind = c.argv[0][0] == 'r' ? KHIST_EPK_URETPROBE :
+						  KHIST_EPK_UPROBE;
+	else
+		def->kind = c.argv[0][0] == 'r' ? KHIST_EPK_KRETPROBE :
+						  KHIST_EPK_KPROBE;
 	c.def = def;
-	ret = kp_parse_words(&c, def);
+	ret = user ? up_parse_words(&c, def) : kp_parse_words(&c, def);
 	if (ret) {
 		khist_ep_def_free(def);
 		if (ret == -ECANCELED)
@@ -1193,6 +1192,23 @@ out:
 	kfree(c.argv);
 	kfree(buf);
 	return ret;
+}
+
+/**
+ * khist_kp_parse() - parse a p: (kprobe) or r: (kretprobe) line
+ * @line:   the line (no newline or comment)
+ * @finder: the register and symbol look-ups (@finder->find unused)
+ * @cmd:    the result, as for khist_ep_parse() (location "trace_kprobe")
+ *
+ * Context: any; allocates.
+ * Return: 0 with @cmd->def set, -ECANCELED when @line is no kprobe line
+ * (or a uprobe's), -EINVAL, -ERANGE, -ENOENT (@symbol unknown), -E2BIG,
+ * -ENOMEM.
+ */
+int khist_kp_parse(const char *line, const struct khist_ep_finder *finder,
+		   struct khist_ep_cmd *cmd)
+{
+	return kp_parse_line(line, finder, cmd, false);
 }
 
 /* ---- uprobes and uretprobes -------------------------------------------- */
@@ -1317,44 +1333,5 @@ static int up_parse_words(struct ep_ctx *c, struct khist_ep_def *def)
 int khist_up_parse(const char *line, const struct khist_ep_finder *finder,
 		   struct khist_ep_cmd *cmd)
 {
-	struct ep_ctx c = { .cmd = cmd, .finder = finder };
-	struct khist_ep_def *def;
-	char *buf;
-	int ret;
-
-	memset(cmd, 0, sizeof(*cmd));
-	buf = kstrdup(line, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	c.argv = ep_split(buf, &c.argc);
-	if (!c.argv) {
-		kfree(buf);
-		return -ENOMEM;
-	}
-	if (c.argc < 2 || (c.argv[0][0] != 'p' && c.argv[0][0] != 'r')) {
-		ret = -ECANCELED;
-		goto out;
-	}
-	cmd->cmd = ep_join(c.argv, 0, c.argc);
-	def = kzalloc(sizeof(*def), GFP_KERNEL);
-	if (!cmd->cmd || !def) {
-		kfree(def);
-		ret = -ENOMEM;
-		goto out;
-	}
-	def->kind = c.argv[0][0] == 'r' ? KHIST_EPK_URETPROBE :
-					  KHIST_EPK_UPROBE;
-	c.def = def;
-	ret = up_parse_words(&c, def);
-	if (ret) {
-		khist_ep_def_free(def);
-		if (ret == -ECANCELED)
-			cmd->nr_err = 0;
-	} else {
-		cmd->def = def;
-	}
-out:
-	kfree(c.argv);
-	kfree(buf);
-	return ret;
+	return kp_parse_line(line, finder, cmd, true);
 }
