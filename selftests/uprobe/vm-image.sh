@@ -27,9 +27,15 @@ for l in sys.stdin:
             print(hex(a - va + off))
 ' "$addr"
 }
+add=$(foff up_add)
+counter=$(nm "$out/up_target" | awk '$3 == "up_counter" { print $1 }')
+if [ -z "$add" ] || [ -z "$counter" ]; then
+	echo "uprobe/vm-image.sh: no up_add or up_counter in $out/up_target" >&2
+	exit 1
+fi
 {
-	echo "UP_ADD=$(foff up_add)"
-	echo "UP_COUNTER=0x$(nm "$out/up_target" | awk '$3 == "up_counter" { print $1 }')"
+	echo "UP_ADD=$add"
+	echo "UP_COUNTER=0x$counter"
 } > "$root/opt/uprobe/up_target.env"
 sh "$top/selftests/vm/copy_prog.sh" "$root" "$out/up_target"
 mv "$root/bin/up_target" "$root/opt/uprobe/"

@@ -35,12 +35,21 @@ if [ -f "$moddir/tpgen/exclusions.txt" ]; then
 fi
 cp -r "$top/selftests/fs" "$root/selftests/fs"
 # Each test area can add what its guest scripts need: selftests/<area>/
-# vm-image.sh ROOT runs with the image tree (copy_prog.sh helps).
+# vm-image.sh ROOT runs with the image tree (copy_prog.sh helps). The
+# hooks build into shared places (build/uprobe, build/user_events,
+# tools' builds): images made at the same time (make check runs two
+# kernels' VMs at once) take turns, or one would copy (or read the
+# symbols of) a program the other is writing.
+mkdir -p "$top/build"
+exec 9> "$top/build/.vm-image.lock"
+flock 9
 for hook in "$top"/selftests/*/vm-image.sh; do
 	[ -f "$hook" ] || continue
 	cp -r "$(dirname "$hook")" "$root/selftests/"
 	sh "$hook" "$root" || { echo "mkinitramfs: $hook failed" >&2; exit 1; }
 done
+flock -u 9
+exec 9>&-
 [ -d "$top/tools/bin" ] && cp -r "$top/tools/bin" "$root/usr/local-bin" || true
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
