@@ -215,11 +215,23 @@ static struct tep_event *parse(struct tep_handle *tep, const char *dir,
 	return ev;
 }
 
-/* The format file without its "ID:" line (khist numbers its own). */
+static int is_ident(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * The format file without its "ID:" line (khist numbers its own) and
+ * without the numbers of __UNIQUE_ID_<name>_<N> identifiers (min() and
+ * max() in a print fmt expand to them; N is __COUNTER__ of the
+ * compilation unit, which differs between the kernel and khist).
+ */
 static char *format_sans_id(const char *path)
 {
+	static const char uid[] = "__UNIQUE_ID_";
 	size_t len;
-	char *buf = read_file(path, &len), *id, *eol;
+	char *buf = read_file(path, &len), *id, *eol, *p, *e, *d;
 
 	if (!buf)
 		return NULL;
@@ -228,6 +240,15 @@ static char *format_sans_id(const char *path)
 		eol = strchr(id + 1, '\n');
 		memmove(id, eol ? eol : id + strlen(id),
 			strlen(eol ? eol : id + strlen(id)) + 1);
+	}
+	for (p = strstr(buf, uid); p; p = strstr(p, uid)) {
+		p += sizeof(uid) - 1;
+		for (e = p; is_ident(*e); e++)
+			;
+		for (d = e; d > p && d[-1] >= '0' && d[-1] <= '9'; d--)
+			;
+		memmove(d, e, strlen(e) + 1);
+		p = d;
 	}
 	return buf;
 }
