@@ -21,8 +21,9 @@
  *     element size of their type;
  *   - the listing and the print fmt render (measured length = written
  *     length); the listing is one line that parses back to a definition
- *     with the same listing and layout, and that the removal matcher
- *     takes for the probe (name alone, and name with every word);
+ *     with the same names, attached event, listing and layout, and that
+ *     the removal matcher takes for the probe (name alone, and name with
+ *     every word);
  *   - nothing stays allocated.
  * The checks kprobe_fuzz.c makes too are in probe_checks.h.
  */

@@ -22,6 +22,7 @@
  *     size of their type;
  *   - the listing and the print fmt render with measured length = written
  *     length; the listing is one line that parses back to the same
+ *     names, probe point (symbol and offset or address, maxactive),
  *     listing and layout;
  *   - nothing stays allocated.
  * The checks eprobe_fuzz.c makes too are in probe_checks.h.

@@ -277,14 +277,22 @@ static inline void fz_ep_check_render(const struct khist_ep_def *d,
 	khist_ep_show(d, listing, FZ_LISTING_MAX);
 }
 
+/* Two names that may be absent (NULL). */
+static inline bool fz_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 typedef int (*fz_ep_parse_fn)(const char *line,
 			      const struct khist_ep_finder *finder,
 			      struct khist_ep_cmd *cmd);
 
 /*
- * The listing of @d (one line) parsed again by @parse: the same kind,
- * layout and arguments, listed the same. @buf (FZ_LISTING_MAX bytes) is
- * left holding the listing without its newline.
+ * The listing of @d (one line) parsed again by @parse: the same names,
+ * probe point (attached event, symbol and offset or address, maxactive,
+ * file and reference counter), kind, layout and arguments, listed the
+ * same. @buf (FZ_LISTING_MAX bytes) is left holding the listing without
+ * its newline.
  */
 static inline void fz_ep_round_trip(const struct khist_ep_def *d,
 				    const char *listing, char *buf,
@@ -306,6 +314,18 @@ static inline void fz_ep_round_trip(const struct khist_ep_def *d,
 			again.nr_err ? again.pos[0] : 0);
 		check(false, "the listing does not parse", line);
 	}
+	check(fz_same(again.def->group, d->group) &&
+		      fz_same(again.def->event, d->event),
+	      "the listing parses to another name", line);
+	check(fz_same(again.def->system, d->system) &&
+		      fz_same(again.def->target, d->target) &&
+		      fz_same(again.def->symbol, d->symbol) &&
+		      again.def->offset == d->offset &&
+		      again.def->addr == d->addr &&
+		      again.def->maxactive == d->maxactive &&
+		      fz_same(again.def->path, d->path) &&
+		      again.def->ref_ctr == d->ref_ctr,
+	      "the listing parses to another probe point", line);
 	check(again.def->kind == d->kind && again.def->nr_args == d->nr_args &&
 		      again.def->fixed_size == d->fixed_size &&
 		      again.def->dynamic == d->dynamic,
