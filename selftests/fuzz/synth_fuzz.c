@@ -14,19 +14,11 @@
  *   - its listing and print fmt render, and the listing line parses back
  *     to a definition with the same listing and layout;
  *   - nothing stays allocated.
+ * The line harness and the listing's line are probe_checks.h's.
  */
-#include <kshim/kernel.h>
+#define FZ_TARGET "synth_fuzz"
+#include "probe_checks.h"
 #include "synth_parse.h"
-
-#define LINE_MAX_FZ 4096
-
-static void check(bool ok, const char *what, const char *line)
-{
-	if (ok)
-		return;
-	fprintf(stderr, "synth_fuzz: %s\ninput: '%s'\n", what, line);
-	abort();
-}
 
 static bool exists(const char *name, void *arg)
 {
@@ -66,14 +58,11 @@ static void round_trip(const struct khist_synth_def *d, const char *listing,
 		       const char *line)
 {
 	struct khist_synth_cmd again;
-	char buf[LINE_MAX_FZ * 2], *nl;
+	char buf[FZ_LISTING_MAX];
 	unsigned int i;
 	int ret;
 
-	strcpy(buf, listing);
-	nl = strchr(buf, '\n');
-	check(nl && !nl[1], "listing is not one line", line);
-	*nl = '\0';
+	fz_listing_line(buf, listing, line);
 	ret = khist_synth_parse(buf, 0, NULL, NULL, &again);
 	if (ret || again.op != KHIST_SYNTH_CREATE) {
 		fprintf(stderr, "listing: %s\nerror: %s @%u\n", buf,
@@ -97,7 +86,7 @@ static void round_trip(const struct khist_synth_def *d, const char *listing,
 
 static void one(const char *line, unsigned int flags)
 {
-	static char listing[LINE_MAX_FZ * 2], fmt[LINE_MAX_FZ * 8];
+	static char listing[FZ_LISTING_MAX], fmt[FZ_LISTING_MAX * 4];
 	struct khist_synth_cmd c;
 	int ret, n;
 
@@ -130,31 +119,26 @@ static void one(const char *line, unsigned int flags)
 	khist_synth_cmd_release(&c);
 }
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+/* One input: a synthetic_events line, a dynamic_events line, a removal. */
+static void one_line(char *line)
 {
-	const u8 *nul = memchr(data, '\0', size);
-	size_t len = nul ? (size_t)(nul - data) : size;
-	long live = kshim_live_allocations();
+	size_t len = strlen(line);
 	const char *sys, *ev;
-	char *line;
 
-	if (len > LINE_MAX_FZ)
-		return -1;
-	line = malloc(len + 1);
-	memcpy(line, data, len);
-	line[len] = '\0';
 	one(line, 0);
 	one(line, KHIST_SYNTH_PARSE_DYN);
-	/* The removal parser writes into the line: give it its own copy. */
+	/* The removal parser writes into the line: it is the last to see it. */
 	if (!khist_dynevent_parse_remove(line, &sys, &ev)) {
 		check(ev && ev >= line && ev <= line + len, "removed event",
 		      line);
 		check(!sys || (sys >= line && sys <= line + len),
 		      "removed group", line);
 	}
-	check(kshim_live_allocations() == live, "memory left allocated", line);
-	free(line);
-	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	return fz_run_line(data, size, one_line);
 }
