@@ -260,8 +260,9 @@ int khist_instance_init(void)
 
 out_files:
 	khist_instance_remove_files(inst);
-	khist_top = NULL;
+	/* Still the top: its name ("") is not freed with it. */
 	khist_instance_put(inst);
+	khist_top = NULL;
 	return ret;
 }
 
