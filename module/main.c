@@ -94,6 +94,7 @@ out_fs:
 	khist_fs_exit();
 out_evf:
 	khist_evfilter_exit();
+	khist_mem_exit();
 	return ret;
 }
 
