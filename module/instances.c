@@ -16,7 +16,6 @@
 #include <linux/string.h>
 #include "base/instance.h"
 #include "files/files.h"
-#include "synth/synth.h"
 #include "mem/mem.h"
 #include "buffer/buffer.h"
 #include "events/events.h"
@@ -204,9 +203,38 @@ static const struct khist_dir_ops khist_instances_ops = {
 	.rmdir = khist_instance_rmdir,
 };
 
+/*
+ * The files only the top level has: dynamic_events (with kprobe_events,
+ * uprobe_events and their profiles), synthetic_events, user_events_data
+ * and user_events_status. The events they define are module-wide, so
+ * they live at the top only; main.c brings up what is behind them.
+ */
+static int khist_instance_top_files_create(struct khist_instance *inst)
+{
+	int ret;
+
+	ret = khist_synth_files_create(inst);
+	if (ret)
+		return ret;
+	ret = khist_ue_files_create(inst);
+	if (ret)
+		khist_synth_files_remove(inst);
+	return ret;
+}
+
+static void khist_instance_top_files_remove(struct khist_instance *inst)
+{
+	khist_ue_files_remove(inst);
+	khist_synth_files_remove(inst);
+}
+
 /**
  * khist_instance_init() - create the top-level instance: README, error_log,
- * events/, the trace files and instances/ at the root of the filesystem
+ * events/, the trace files and the files only the top level has, at the
+ * root of the filesystem; it becomes the instance every event is
+ * registered in
+ *
+ * instances/ comes later, with khist_instances_init().
  *
  * Context: process context, module init.
  * Return: 0 or -errno with nothing left behind.
@@ -214,7 +242,6 @@ static const struct khist_dir_ops khist_instances_ops = {
 int khist_instance_init(void)
 {
 	struct khist_instance *inst;
-	struct khist_node *dir;
 	int ret;
 
 	inst = khist_instance_alloc("", &khist_instance_ops);
@@ -228,50 +255,69 @@ int khist_instance_init(void)
 	ret = khist_instance_fill(inst);
 	if (ret)
 		goto out_files;
-	ret = khist_events_init(inst);
-	if (ret) {
-		khist_instance_buffer_remove(inst);
-		goto out_files;
-	}
-	ret = khist_synth_init(inst);
-	if (ret) {
-		khist_events_exit();
-		khist_instance_buffer_remove(inst);
-		goto out_files;
-	}
-	ret = khist_ue_files_create(inst);
-	if (ret) {
-		khist_synth_exit(inst);
-		khist_events_exit();
-		khist_instance_buffer_remove(inst);
-		goto out_files;
-	}
-	dir = khist_instance_dir_create(inst->dir, "instances", inst);
-	if (IS_ERR(dir)) {
-		ret = PTR_ERR(dir);
-		khist_ue_files_remove(inst);
-		khist_synth_exit(inst);
-		khist_events_exit();
-		khist_instance_buffer_remove(inst);
-		goto out_files;
-	}
-	khist_fs_set_dir_ops(dir, &khist_instances_ops);
+	ret = khist_events_top_add(inst);
+	if (ret)
+		goto out_buffer;
+	ret = khist_instance_top_files_create(inst);
+	if (ret)
+		goto out_events;
 	return 0;
 
+out_events:
+	khist_events_top_remove(inst);
+out_buffer:
+	khist_instance_buffer_remove(inst);
 out_files:
 	khist_instance_remove_files(inst);
-	khist_top = NULL;
+	/* Still the top: its name ("") is not freed with it. */
 	khist_instance_put(inst);
+	khist_top = NULL;
 	return ret;
 }
 
 /**
- * khist_instance_exit() - remove every instance, then the top level
+ * khist_instance_exit() - remove the top level
+ *
+ * Context: process context, module exit (the filesystem is unmounted, so
+ * no file is open), after khist_instances_exit() and the module-wide
+ * parts main.c brought up after khist_instance_init().
+ */
+void khist_instance_exit(void)
+{
+	khist_instance_top_files_remove(khist_top);
+	khist_events_top_remove(khist_top);
+	khist_instance_buffer_remove(khist_top);
+	khist_instance_remove_files(khist_top);
+	khist_instance_put(khist_top);
+	khist_top = NULL;
+}
+
+/**
+ * khist_instances_init() - create instances/ in the top level: from now
+ * on, mkdir there makes an instance with a copy of every event
+ *
+ * Context: process context, module init.
+ * Return: 0 or -errno with nothing left behind.
+ */
+int khist_instances_init(void)
+{
+	struct khist_node *dir;
+
+	dir = khist_instance_dir_create(khist_top->dir, "instances", khist_top);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	khist_fs_set_dir_ops(dir, &khist_instances_ops);
+	return 0;
+}
+
+/**
+ * khist_instances_exit() - remove every instance made in instances/, and
+ * instances/
  *
  * Context: process context, module exit (the filesystem is unmounted, so
  * no file is open and no mkdir/rmdir can race).
  */
-void khist_instance_exit(void)
+void khist_instances_exit(void)
 {
 	struct khist_instance *inst, *tmp;
 
@@ -280,11 +326,5 @@ void khist_instance_exit(void)
 		if (inst != khist_top)
 			khist_instance_destroy(inst);
 	mutex_unlock(&khist_instance_mutex);
-	khist_ue_files_remove(khist_top);
-	khist_synth_exit(khist_top);
-	khist_events_exit();
-	khist_instance_buffer_remove(khist_top);
-	khist_instance_remove_files(khist_top);
-	khist_instance_put(khist_top);
-	khist_top = NULL;
+	khist_fs_remove(khist_fs_lookup(khist_top->dir, "instances"));
 }

@@ -12,6 +12,7 @@
 #include "hist/hist.h"
 #include "trigger/triggers.h"
 #include "mem/mem.h"
+#include "synth/synth.h"
 #include "events/events.h"
 #include "files/files.h"
 #include "instances.h"
@@ -43,19 +44,41 @@ static int __init khist_init(void)
 	ret = khist_rec_scratch_init();
 	if (ret)
 		goto out_files;
+	/* The instance every event is registered in, and its files. */
 	ret = khist_instance_init();
 	if (ret)
 		goto out_scratch;
+	ret = khist_events_init();
+	if (ret)
+		goto out_inst;
+	ret = khist_synth_init();
+	if (ret)
+		goto out_events;
+	ret = khist_ue_files_init();
+	if (ret)
+		goto out_synth;
+	/* mkdir in instances/ copies every event registered so far. */
+	ret = khist_instances_init();
+	if (ret)
+		goto out_ue;
 	/* After `dynamic_events` (synthetic events, in the top instance). */
 	ret = khist_eprobe_init();
 	if (ret)
-		goto out_inst;
+		goto out_instances;
 	khist_kprobe_init();
 	/* After the kprobes, whose parser passes PATH:OFFSET lines on. */
 	khist_uprobe_init();
 	pr_info("loaded; mount with: mount -t khist nodev /sys/kernel/khist\n");
 	return 0;
 
+out_instances:
+	khist_instances_exit();
+out_ue:
+	khist_ue_files_exit();
+out_synth:
+	khist_synth_exit();
+out_events:
+	khist_events_exit();
 out_inst:
 	khist_instance_exit();
 out_scratch:
@@ -71,6 +94,7 @@ out_fs:
 	khist_fs_exit();
 out_evf:
 	khist_evfilter_exit();
+	khist_mem_exit();
 	return ret;
 }
 
@@ -81,6 +105,10 @@ static void __exit khist_exit(void)
 	/* After the event probes, which may sit on a kprobe's event. */
 	khist_kprobe_exit();
 	khist_uprobe_exit();
+	khist_instances_exit();
+	khist_ue_files_exit();
+	khist_synth_exit();
+	khist_events_exit();
 	khist_instance_exit();
 	khist_rec_scratch_exit();
 	khist_files_exit();

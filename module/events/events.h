@@ -129,7 +129,9 @@ extern struct mutex khist_event_mutex;
 extern const struct khist_trigger_ops *khist_trigger_ops;
 
 /* Registry (registry.c). */
-int khist_events_init(struct khist_instance *inst);
+int khist_events_top_add(struct khist_instance *inst);
+void khist_events_top_remove(struct khist_instance *inst);
+int khist_events_init(void);
 void khist_events_exit(void);
 int khist_events_instance_add(struct khist_instance *inst);
 void khist_events_instance_remove(struct khist_instance *inst);

@@ -988,13 +988,17 @@ void khist_events_instance_remove(struct khist_instance *inst)
 }
 
 /**
- * khist_events_init() - bring the event registry up
+ * khist_events_top_add() - make the top-level instance the registry's own:
+ * the one every event is registered in and copied from
  * @inst: the top-level instance (its events/ directory exists)
+ *
+ * Only the top instance: instances made by mkdir come through
+ * khist_events_instance_add().
  *
  * Context: process context, module init.
  * Return: 0 or -errno with nothing left behind.
  */
-int khist_events_init(struct khist_instance *inst)
+int khist_events_top_add(struct khist_instance *inst)
 {
 	int ret;
 
@@ -1005,40 +1009,53 @@ int khist_events_init(struct khist_instance *inst)
 	khist_events_inst = inst;
 	list_add(&inst->list, &khist_instances);
 	mutex_unlock(&khist_event_mutex);
-	ret = khist_builtin_register();
-	if (ret) {
-		mutex_lock(&khist_event_mutex);
-		list_del_init(&inst->list);
-		khist_events_inst = NULL;
-		khist_systems_free(inst);
-		mutex_unlock(&khist_event_mutex);
-		khist_events_listener->instance_removed(inst);
-	}
-	return ret;
+	return 0;
 }
 
 /**
- * khist_events_exit() - remove every built-in event and the registry files
+ * khist_events_top_remove() - undo khist_events_top_add()
+ * @inst: the top-level instance
  *
- * Every other instance is gone already.
+ * Every event and every other instance is gone already.
+ *
+ * Context: process context, module exit.
+ */
+void khist_events_top_remove(struct khist_instance *inst)
+{
+	mutex_lock(&khist_event_mutex);
+	WARN_ON(!list_empty(&inst->events));
+	list_del_init(&inst->list);
+	khist_systems_free(inst);
+	khist_events_inst = NULL;
+	WARN_ON(!list_empty(&khist_instances));
+	mutex_unlock(&khist_event_mutex);
+	khist_events_listener->instance_removed(inst);
+}
+
+/**
+ * khist_events_init() - bring the event registry up: register the
+ * built-in events
+ *
+ * The top-level instance is the registry's already (khist_events_top_add()).
+ *
+ * Context: process context, module init.
+ * Return: 0 or -errno with nothing left behind.
+ */
+int khist_events_init(void)
+{
+	return khist_builtin_register();
+}
+
+/**
+ * khist_events_exit() - remove every built-in event
+ *
+ * Every other instance is gone already, and every event of a kind
+ * registered at run time.
  *
  * Context: process context, module exit.
  */
 void khist_events_exit(void)
 {
-	struct khist_instance *inst = khist_events_inst;
-
 	khist_builtin_unregister();
-	mutex_lock(&khist_event_mutex);
-	WARN_ON(inst && !list_empty(&inst->events));
-	if (inst) {
-		list_del_init(&inst->list);
-		khist_systems_free(inst);
-	}
-	khist_events_inst = NULL;
-	WARN_ON(!list_empty(&khist_instances));
-	mutex_unlock(&khist_event_mutex);
-	if (inst)
-		khist_events_listener->instance_removed(inst);
 	xa_destroy(&khist_event_ids);
 }

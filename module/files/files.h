@@ -38,6 +38,12 @@ ssize_t khist_run_commands(const char __user *ubuf, size_t count, loff_t *ppos,
 /* user_events_data, user_events_status (user_events_files.c). */
 int khist_ue_files_create(struct khist_instance *inst);
 void khist_ue_files_remove(struct khist_instance *inst);
+int khist_ue_files_init(void);
+void khist_ue_files_exit(void);
+
+/* dynamic_events and synthetic_events (synth_files.c). */
+int khist_synth_files_create(struct khist_instance *inst);
+void khist_synth_files_remove(struct khist_instance *inst);
 
 /*
  * The ring buffer's files (trace_files.c, recorder_files.c,

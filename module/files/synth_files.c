@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * synth_files.c - the `synthetic_events` file of the top instance, and
- * bringing synthetic events and `dynamic_events` up and down.
+ * synth_files.c - the `synthetic_events` and `dynamic_events` files of the
+ * top instance, and the synthetic kind of dynamic event (module-wide).
  *
  *   echo 'name type field; ...' >> synthetic_events    define
  *   echo '!name' >> synthetic_events                    remove
@@ -79,14 +79,14 @@ static const struct file_operations synth_file_fops = {
 };
 
 /**
- * khist_synth_init() - `synthetic_events`, `dynamic_events` and the
- * synthetic kind of dynamic event
- * @inst: the top-level instance (events are registered)
+ * khist_synth_files_create() - `dynamic_events` (with kprobe_events,
+ * uprobe_events and their profiles) and `synthetic_events`
+ * @inst: the top-level instance, the only one with these files
  *
  * Context: process context, module init.
  * Return: 0 or -errno with nothing left behind.
  */
-int khist_synth_init(struct khist_instance *inst)
+int khist_synth_files_create(struct khist_instance *inst)
 {
 	struct khist_node *n;
 	int ret;
@@ -100,23 +100,43 @@ int khist_synth_init(struct khist_instance *inst)
 		khist_dynevent_files_remove(inst);
 		return PTR_ERR(n);
 	}
+	return 0;
+}
+
+/**
+ * khist_synth_files_remove() - undo khist_synth_files_create()
+ * @inst: the top-level instance
+ *
+ * Context: process context, module init or exit (no file is open).
+ */
+void khist_synth_files_remove(struct khist_instance *inst)
+{
+	khist_fs_remove(khist_fs_lookup(inst->dir, "synthetic_events"));
+	khist_dynevent_files_remove(inst);
+}
+
+/**
+ * khist_synth_init() - the synthetic kind of dynamic event
+ *
+ * Context: process context, module init.
+ * Return: 0.
+ */
+int khist_synth_init(void)
+{
 	khist_dynevent_ops_register(&khist_synth_dyn_ops);
 	return 0;
 }
 
 /**
- * khist_synth_exit() - remove every synthetic event and the files
- * @inst: the top-level instance
+ * khist_synth_exit() - remove every synthetic event and their kind
  *
  * Run after the hist engine dropped its references and triggers; an
  * event still enabled is detached and removed all the same.
  *
  * Context: process context, module exit.
  */
-void khist_synth_exit(struct khist_instance *inst)
+void khist_synth_exit(void)
 {
-	khist_fs_remove(khist_fs_lookup(inst->dir, "synthetic_events"));
-	khist_dynevent_files_remove(inst);
 	khist_dynevent_ops_unregister(&khist_synth_dyn_ops);
 	khist_synth_remove_all();
 }

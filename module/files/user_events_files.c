@@ -71,9 +71,8 @@ static int khist_ue_status_file_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(khist_ue_status_file);
 
 /**
- * khist_ue_files_create() - user_events_data, user_events_status and u:
- * lines in dynamic_events
- * @inst: the top-level instance (dynamic_events exists)
+ * khist_ue_files_create() - user_events_data and user_events_status
+ * @inst: the top-level instance, the only one with these files
  *
  * Context: process context, module init.
  * Return: 0 or -errno with nothing left behind.
@@ -81,41 +80,60 @@ DEFINE_SHOW_ATTRIBUTE(khist_ue_status_file);
 int khist_ue_files_create(struct khist_instance *inst)
 {
 	struct khist_node *n;
-	int ret;
 
-	ret = khist_ue_init();
-	if (ret)
-		return ret;
 	/* Global state only: no data to keep alive. */
 	n = khist_fs_create_file(inst->dir, "user_events_data",
 				 KHIST_MODE_WRITE, &khist_ue_data_fops, NULL);
 	if (IS_ERR(n))
-		goto err;
+		return PTR_ERR(n);
 	n = khist_fs_create_file(inst->dir, "user_events_status",
 				 KHIST_MODE_READ, &khist_ue_status_file_fops,
 				 NULL);
 	if (IS_ERR(n)) {
 		khist_fs_remove(khist_fs_lookup(inst->dir, "user_events_data"));
-		goto err;
+		return PTR_ERR(n);
 	}
-	khist_dynevent_ops_register(&khist_ue_dyn_ops);
 	return 0;
-err:
-	khist_ue_exit();
-	return PTR_ERR(n);
 }
 
 /**
- * khist_ue_files_remove() - undo khist_ue_files_create(), removing every
- * user-space event
+ * khist_ue_files_remove() - undo khist_ue_files_create()
  * @inst: the top-level instance
  *
- * Context: process context, module exit (no file is open).
+ * Context: process context, module init or exit (no file is open).
  */
 void khist_ue_files_remove(struct khist_instance *inst)
 {
 	khist_fs_remove(khist_fs_lookup(inst->dir, "user_events_status"));
 	khist_fs_remove(khist_fs_lookup(inst->dir, "user_events_data"));
+}
+
+/**
+ * khist_ue_files_init() - user-space events and the u: kind of
+ * `dynamic_events`
+ *
+ * Context: process context, module init.
+ * Return: 0 or -errno with nothing left behind.
+ */
+int khist_ue_files_init(void)
+{
+	int ret;
+
+	ret = khist_ue_init();
+	if (ret)
+		return ret;
+	khist_dynevent_ops_register(&khist_ue_dyn_ops);
+	return 0;
+}
+
+/**
+ * khist_ue_files_exit() - undo khist_ue_files_init(), removing every
+ * user-space event
+ *
+ * Context: process context, module exit (no user_events_data is open).
+ */
+void khist_ue_files_exit(void)
+{
 	khist_dynevent_ops_unregister(&khist_ue_dyn_ops);
 	khist_ue_exit();
 }

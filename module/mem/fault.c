@@ -57,7 +57,7 @@ static int khist_fail_pid_set(const char *val, const struct kernel_param *kp)
 		return ret;
 	if (pid < 0)
 		return -EINVAL;
-	/* Not at load: the key is switched on a running module only. */
+	/* A module being loaded is live: insmod may set it too. */
 	if (!try_module_get(THIS_MODULE))
 		return -EBUSY;
 	mutex_lock(&khist_fault_lock);

@@ -45,7 +45,7 @@ struct khist_event *khist_synth_event(struct khist_synth_event *se);
 bool khist_synth_busy(struct khist_synth_event *se);
 
 /* Module init and exit (module/instances.c). */
-int khist_synth_init(struct khist_instance *inst);
-void khist_synth_exit(struct khist_instance *inst);
+int khist_synth_init(void);
+void khist_synth_exit(void);
 
 #endif /* _KHIST_SYNTH_SYNTH_H */
