@@ -503,6 +503,11 @@ fi
 # accounting must be back where it was with only the reference triggers.
 cleanup() {
 	for c in 1 2; do
+		# An enabled synthetic event cannot be deleted (EBUSY): the
+		# inter loop may enable stress_lat after the read loop's last
+		# events/enable 0.
+		echo 0 > events/enable
+		echo 0 > instances/stress_ref/events/enable
 		true > events/sched/sched_switch/trigger
 		true > events/synthetic/stress_lat/trigger
 		true > events/kmem/kmalloc/trigger
@@ -539,6 +544,9 @@ if [ -r $P/mem_used ]; then
 			grep -H -v '^#' "$f"
 		done 2>/dev/null | head -n 20 | sed 's/^/# /'
 		{ cat synthetic_events; ls instances; } | sed 's/^/# /'
+		grep -H . events/synthetic/*/enable events/stress/*/enable \
+			2>/dev/null | sed 's/^/# /'
+		tail -n 12 error_log | sed 's/^/# /'
 	fi
 fi
 
