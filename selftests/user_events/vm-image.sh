@@ -39,5 +39,11 @@ if command -v git >/dev/null && [ -d /usr/lib/git-core ]; then
 	cp -a /usr/lib/git-core "$root/usr/lib/"
 	mkdir -p "$root/usr/bin"
 	ln -sf /bin/git "$root/usr/bin/git"
+	# git init copies its hooks and info/exclude from here (and warns
+	# when they are missing).
+	if [ -d /usr/share/git-core/templates ]; then
+		mkdir -p "$root/usr/share/git-core"
+		cp -a /usr/share/git-core/templates "$root/usr/share/git-core/"
+	fi
 fi
 exit 0
