@@ -64,6 +64,14 @@ static struct khist_event_def **khist_gen_defs;
  */
 static DEFINE_MUTEX(khist_gen_lock);
 static bool khist_gen_closing;
+/*
+ * While khist loads, the first -ENOMEM of an event (of the core kernel or
+ * of a module loaded before khist): the load fails rather than leave the
+ * event out. Afterwards, a module's events are added when it loads, which
+ * khist cannot fail: such an event is logged and left out.
+ */
+static bool khist_gen_loading;
+static int khist_gen_load_err;
 static bool khist_gen_notifier;
 
 /**
@@ -476,6 +484,8 @@ static void khist_gen_found(struct tracepoint *tp, struct module *mod)
 		def = &g->def;
 		ret = khist_events_register(&def, 1);
 		g->registered = !ret;
+		if (ret == -ENOMEM && khist_gen_loading && !khist_gen_load_err)
+			khist_gen_load_err = ret;
 	}
 }
 
@@ -578,11 +588,20 @@ int khist_tpreg_register(void)
 	}
 	sort(khist_gens, khist_nr_gens, sizeof(*khist_gens), khist_gen_cmp,
 	     NULL);
+	khist_gen_load_err = 0;
+	khist_gen_loading = true;
 	for_each_kernel_tracepoint(khist_gen_kernel_tp, NULL);
+	/* It calls the notifier for every module already loaded. */
 	ret = register_tracepoint_module_notifier(&khist_gen_nb);
+	if (!ret)
+		khist_gen_notifier = true;
+	mutex_lock(&khist_gen_lock);
+	khist_gen_loading = false;
+	if (!ret)
+		ret = khist_gen_load_err;
+	mutex_unlock(&khist_gen_lock);
 	if (ret)
 		goto fail;
-	khist_gen_notifier = true;
 	for (i = 0; i < khist_nr_gens; i++)
 		nr += khist_gens[i]->registered;
 	pr_info("%u of %u events generated from %u trace headers served\n", nr,
