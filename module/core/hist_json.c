@@ -497,6 +497,12 @@ void khist_hjson_table_begin(struct khist_json *j,
 			khist_json_str(j, "field", sp->vals[s->idx]->name);
 		else
 			khist_json_str(j, "field", "hitcount");
+		if (s->src == KHIST_SORT_VAL && s->fig)
+			khist_json_str(
+				j, "figure",
+				khist_qs_figure_name(sp->vals[s->idx]->flags &
+							     KHIST_HF_QUANTILES,
+						     s->fig - 1));
 		khist_json_bool(j, "descending", s->descending);
 		khist_json_obj_end(j);
 	}
