@@ -9,6 +9,7 @@
 #include "core_env.h"
 #include "hist_bind_int.h"
 #include "hist_print.h"
+#include "qsketch.h"
 
 static bool has_refs(const struct khist_bfield *f)
 {
@@ -206,11 +207,48 @@ static bool sort_by_listing(struct bctx *b, const struct khist_sort_item *si,
 	return false;
 }
 
+/*
+ * khist: "lat.p99[.descending]" sorts on a figure hist prints after a
+ * .stats or .quantiles value. 1: @hs set; 0: the modifier names no
+ * figure at all (left to the kernel's errors); -EINVAL: it names one the
+ * value does not print (error reported).
+ */
+static int sort_by_figure(struct bctx *b, const struct khist_sort_item *si,
+			  struct khist_hsort *hs)
+{
+	const struct khist_bfield *f = b->spec->vals[hs->idx];
+	const char *m = b->cmd->work + si->mod.pos;
+	size_t n = si->mod.len;
+	bool desc = false;
+	int k;
+
+	if (n > 11 && eqn(m + n - 11, 11, ".descending")) {
+		desc = true;
+		n -= 11;
+	} else if (n > 10 && eqn(m + n - 10, 10, ".ascending")) {
+		n -= 10;
+	}
+	if (f->flags & (KHIST_HF_STATS | KHIST_HF_QUANTILES)) {
+		k = khist_qs_figure_find(f->flags & KHIST_HF_QUANTILES, m, n);
+		if (k >= 0) {
+			hs->fig = k + 1;
+			hs->descending = desc;
+			return 1;
+		}
+	} else if (khist_qs_figure_find(true, m, n) < 0 &&
+		   khist_qs_figure_find(false, m, n) < 0) {
+		return 0;
+	}
+	berr(b, KHIST_HERR_INVALID_SORT_FIGURE, epos(b, si->text));
+	return -EINVAL;
+}
+
 static int bind_sort(struct bctx *b)
 {
 	struct khist_hist_cmd *cmd = b->cmd;
 	struct khist_hist_spec *sp = b->spec;
 	unsigned int i, j;
+	int ret;
 
 	sp->n_sort = 1;
 	if (!cmd->has_sort)
@@ -247,6 +285,13 @@ static int bind_sort(struct bctx *b)
 			continue;
 		if (sort_by_listing(b, si, hs))
 			continue;
+		if (found && hs->src == KHIST_SORT_VAL && si->has_mod) {
+			ret = sort_by_figure(b, si, hs);
+			if (ret < 0)
+				return b->ret;
+			if (ret)
+				continue;
+		}
 		if (found)
 			return berr(b, KHIST_HERR_INVALID_SORT_MODIFIER,
 				    epos(b, si->mod));

@@ -20,7 +20,8 @@
  *                    of their tree's value (an explicit hitcount adds 1).
  *     vars[n_vars]   per-entry variables: @f's value is stored (strings
  *                    and stacks in string slot @str_idx) on each hit.
- *     sort[n_sort]   hitcount, a value or a key, ascending/descending.
+ *     sort[n_sort]   hitcount, a value (or a figure of a .stats or
+ *                    .quantiles value) or a key, ascending/descending.
  *     map_bits, name, clock (used only if @timestamps), ts_usecs,
  *     pause/cont/clear/nohitcount/remove, filter (verbatim text), and
  *     the handler/action ASTs (cmd->actions) for the inter-event layer.
@@ -162,11 +163,16 @@ enum khist_sort_src {
  * @src:        enum khist_sort_src
  * @idx:        index into vals[] or keys[]
  * @descending: sort descending
+ * @fig:        KHIST_SORT_VAL of a .stats or .quantiles value (khist
+ *              extension): 0 sorts on the sum, k + 1 on the k-th figure
+ *              hist prints after it (khist_qs_figures() order, e.g.
+ *              "lat.p99")
  */
 struct khist_hsort {
 	u8 src;
 	u8 idx;
 	u8 descending;
+	u8 fig;
 };
 
 /**

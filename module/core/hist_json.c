@@ -449,6 +449,7 @@ void khist_hjson_table_begin(struct khist_json *j,
 	const struct khist_bfield *f;
 	char nb[80];
 	unsigned int i;
+	bool q;
 	size_t n;
 
 	n = strlen(trigger_text);
@@ -497,6 +498,11 @@ void khist_hjson_table_begin(struct khist_json *j,
 			khist_json_str(j, "field", sp->vals[s->idx]->name);
 		else
 			khist_json_str(j, "field", "hitcount");
+		q = s->src == KHIST_SORT_VAL &&
+		    (sp->vals[s->idx]->flags & KHIST_HF_QUANTILES);
+		if (s->src == KHIST_SORT_VAL && s->fig)
+			khist_json_str(j, "figure",
+				       khist_qs_figure_name(q, s->fig - 1));
 		khist_json_bool(j, "descending", s->descending);
 		khist_json_obj_end(j);
 	}

@@ -7,6 +7,7 @@
  */
 #include "core_env.h"
 #include "hist_print.h"
+#include "qsketch.h"
 
 /**
  * khist_hist_flags_str() - the modifier the listing shows for @flags
@@ -172,12 +173,23 @@ static void print_sort_key(struct khist_out *s,
 			   const struct khist_hist_spec *sp,
 			   const struct khist_hsort *hs)
 {
-	if (hs->src == KHIST_SORT_HITCOUNT)
+	const struct khist_bfield *f;
+	bool q;
+
+	if (hs->src == KHIST_SORT_HITCOUNT) {
 		khist_out_puts(s, "hitcount");
-	else if (hs->src == KHIST_SORT_VAL)
+	} else if (hs->src == KHIST_SORT_VAL && hs->fig) {
+		/* A figure of a .stats/.quantiles value: "lat.p99". */
+		f = sp->vals[hs->idx];
+		khist_out_puts(s, f->name);
+		khist_out_puts(s, ".");
+		q = f->flags & KHIST_HF_QUANTILES;
+		khist_out_puts(s, khist_qs_figure_name(q, hs->fig - 1));
+	} else if (hs->src == KHIST_SORT_VAL) {
 		khist_bfield_print(s, sp->vals[hs->idx]);
-	else
+	} else {
 		khist_bfield_print(s, sp->keys[hs->idx].f);
+	}
 	if (hs->descending)
 		khist_out_puts(s, ".descending");
 }

@@ -54,12 +54,33 @@ void khist_hsorter_init(struct khist_hsorter *s,
 
 		if (hs->src == KHIST_SORT_KEY) {
 			key_cmp(c, &sp->keys[hs->idx]);
+		} else if (hs->src == KHIST_SORT_VAL && hs->fig) {
+			c->kind = KHIST_HCMP_FIG;
+			c->fig = hs->fig;
+			c->where = hs->idx;
 		} else {
 			c->kind = KHIST_HCMP_SUM;
 			c->where = hs->src == KHIST_SORT_VAL ? hs->idx : 0;
 		}
 		c->descending = hs->descending;
 	}
+}
+
+/**
+ * khist_hsorter_needs_figs() - does a sort key read khist_hrow.figs?
+ * @s: from khist_hsorter_init()
+ *
+ * Context: any.
+ * Return: true when the caller must fill each row's @figs before sorting.
+ */
+bool khist_hsorter_needs_figs(const struct khist_hsorter *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_keys; i++)
+		if (s->k[i].kind == KHIST_HCMP_FIG)
+			return true;
+	return false;
 }
 
 static u64 low_bytes(const u8 *p, unsigned int size, bool sgn)
@@ -89,9 +110,10 @@ static int cmp3_s(s64 a, s64 b)
 	return a > b ? 1 : (a < b ? -1 : 0);
 }
 
-static int cmp_one(const struct khist_hcmp *c, const struct khist_hrow *a,
-		   const struct khist_hrow *b)
+static int cmp_one(const struct khist_hsorter *s, unsigned int n,
+		   const struct khist_hrow *a, const struct khist_hrow *b)
 {
+	const struct khist_hcmp *c = &s->k[n];
 	const u8 *ka = a->key + c->where, *kb = b->key + c->where;
 	u64 va, vb;
 	int ret;
@@ -99,6 +121,9 @@ static int cmp_one(const struct khist_hcmp *c, const struct khist_hrow *a,
 	switch (c->kind) {
 	case KHIST_HCMP_SUM:
 		ret = cmp3_u(a->sums[c->where], b->sums[c->where]);
+		break;
+	case KHIST_HCMP_FIG:
+		ret = cmp3_u(a->figs[n], b->figs[n]);
 		break;
 	case KHIST_HCMP_INT:
 		if (c->size != 1 && c->size != 2 && c->size != 4 &&
@@ -135,7 +160,7 @@ static int cmp_rows(const void *pa, const void *pb)
 	const struct khist_hrow *b = *(const struct khist_hrow *const *)pb;
 
 	cmp_tick(a->s);
-	return cmp_one(&a->s->k[a->s->cur], a, b);
+	return cmp_one(a->s, a->s->cur, a, b);
 }
 
 static int cmp_bytes(const void *pa, const void *pb)

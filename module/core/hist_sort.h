@@ -17,7 +17,9 @@
  * event fields by the field's own size and signedness (low bytes of the
  * 8-byte slot), keys without an event field (expressions, timestamps,
  * common_cpu) by the slot as u64/s64, strings with strcmp (bounded to the
- * slot), stacks always equal.
+ * slot), stacks always equal. A figure of a .stats or .quantiles value
+ * (a khist extension, "sort=lat.p99") compares as u64, as it prints; the
+ * caller computes it once per entry before sorting.
  */
 #ifndef _KHIST_CORE_HIST_SORT_H
 #define _KHIST_CORE_HIST_SORT_H
@@ -30,6 +32,7 @@ enum khist_hcmp_kind {
 	KHIST_HCMP_INT,
 	KHIST_HCMP_STR,
 	KHIST_HCMP_NONE,
+	KHIST_HCMP_FIG,
 };
 
 /**
@@ -38,12 +41,15 @@ enum khist_hcmp_kind {
  * @descending: negate the result
  * @is_signed:  KHIST_HCMP_INT: signed comparison
  * @size:       KHIST_HCMP_INT: 1, 2, 4 or 8 bytes; KHIST_HCMP_STR: slot
- * @where:      KHIST_HCMP_SUM: sum index; else byte offset in the key
+ * @fig:        KHIST_HCMP_FIG: 1 + index of the figure (struct khist_hsort)
+ * @where:      KHIST_HCMP_SUM and KHIST_HCMP_FIG: value index; else byte
+ *              offset in the key
  */
 struct khist_hcmp {
 	u8 kind;
 	u8 descending;
 	u8 is_signed;
+	u8 fig;
 	u16 size;
 	u16 where;
 };
@@ -77,16 +83,20 @@ struct khist_hsorter {
  * @key:  the entry's key bytes
  * @sums: the entry's sums, read once before sorting
  * @priv: the caller's (the map element)
+ * @figs: per sort key of kind KHIST_HCMP_FIG, the entry's figure, set by
+ *        the caller before sorting (khist_hsorter_needs_figs())
  */
 struct khist_hrow {
 	struct khist_hsorter *s;
 	const u8 *key;
 	const u64 *sums;
 	void *priv;
+	u64 figs[KHIST_SORT_KEYS_MAX];
 };
 
 void khist_hsorter_init(struct khist_hsorter *s,
 			const struct khist_hist_spec *sp);
+bool khist_hsorter_needs_figs(const struct khist_hsorter *s);
 void khist_hist_sort(struct khist_hsorter *s, struct khist_hrow **rows,
 		     unsigned int n);
 

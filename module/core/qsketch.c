@@ -12,6 +12,11 @@ const char *const khist_qs_quantile_names[KHIST_QS_N_QUANTILES] = {
 	"p50", "p90", "p99", "p99.9", "max"
 };
 
+/* What .stats prints, in khist_qs_figures() order. */
+static const char *const kh_qs_stat_names[KHIST_QS_N_QUANTILES] = {
+	"count", "min", "mean", "max", "stddev"
+};
+
 /**
  * khist_qs_bucket_bounds() - the values a bucket holds
  * @idx: bucket, below KHIST_QS_BUCKETS
@@ -237,12 +242,9 @@ void khist_qs_stats(const struct khist_qs_snap *s, struct khist_qs_stats *st)
 const char *const *khist_qs_figures(const struct khist_qs_snap *s,
 				    bool quantiles, u64 *v)
 {
-	static const char *const snames[] = { "count", "min", "mean", "max",
-					      "stddev" };
 	struct khist_qs_stats st;
 	unsigned int i;
 
-	BUILD_BUG_ON(ARRAY_SIZE(snames) != KHIST_QS_N_QUANTILES);
 	if (quantiles) {
 		for (i = 0; i < KHIST_QS_N_QUANTILES; i++)
 			v[i] = khist_qs_quantile(s, khist_qs_quantiles[i]);
@@ -254,7 +256,43 @@ const char *const *khist_qs_figures(const struct khist_qs_snap *s,
 	v[2] = st.mean;
 	v[3] = st.max;
 	v[4] = st.stddev;
-	return snames;
+	return kh_qs_stat_names;
+}
+
+/**
+ * khist_qs_figure_find() - which figure of a value a name is
+ * @quantiles: .quantiles (else .stats)
+ * @name:      the figure's name as hist prints it ("p99.9", "stddev")
+ * @len:       bytes of @name (not NUL-terminated)
+ *
+ * Context: any.
+ * Return: its index in khist_qs_figures()'s @v, or -1.
+ */
+int khist_qs_figure_find(bool quantiles, const char *name, size_t len)
+{
+	const char *const *names = quantiles ? khist_qs_quantile_names :
+					       kh_qs_stat_names;
+	unsigned int i;
+
+	for (i = 0; i < KHIST_QS_N_QUANTILES; i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], name, len))
+			return i;
+	return -1;
+}
+
+/**
+ * khist_qs_figure_name() - the name hist prints for a figure
+ * @quantiles: .quantiles (else .stats)
+ * @idx:       index in khist_qs_figures()'s @v, below KHIST_QS_N_QUANTILES
+ *
+ * Context: any.
+ * Return: the name, e.g. "p99.9" or "stddev".
+ */
+const char *khist_qs_figure_name(bool quantiles, unsigned int idx)
+{
+	if (idx >= KHIST_QS_N_QUANTILES)
+		return "";
+	return quantiles ? khist_qs_quantile_names[idx] : kh_qs_stat_names[idx];
 }
 
 /**

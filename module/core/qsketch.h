@@ -145,6 +145,8 @@ u64 khist_qs_quantile(const struct khist_qs_snap *s, u32 per10k);
 void khist_qs_stats(const struct khist_qs_snap *s, struct khist_qs_stats *st);
 const char *const *khist_qs_figures(const struct khist_qs_snap *s,
 				    bool quantiles, u64 *v);
+int khist_qs_figure_find(bool quantiles, const char *name, size_t len);
+const char *khist_qs_figure_name(bool quantiles, unsigned int idx);
 int khist_qs_format(char *buf, size_t size, const char *name, bool quantiles,
 		    const struct khist_qs_snap *s);
 

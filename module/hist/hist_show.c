@@ -47,11 +47,47 @@ static void khist_hist_sort_relax(void)
 	cond_resched();
 }
 
+/*
+ * The figures the sort keys of @s read (sort=lat.p99), one merged copy of
+ * the entry's sketch each, computed as hist prints them. @snap: scratch.
+ */
+static void khist_hist_row_figs(struct khist_hist_data *hd,
+				const struct khist_hsorter *s,
+				struct khist_hrow *row,
+				struct khist_qs_snap *snap)
+{
+	u64 v[KHIST_QS_N_QUANTILES];
+	const struct khist_hcmp *c;
+	unsigned int k;
+
+	for (k = 0; k < s->n_keys; k++) {
+		c = &s->k[k];
+		if (c->kind != KHIST_HCMP_FIG)
+			continue;
+		/* The binder allows figures of distribution values only. */
+		if (WARN_ON_ONCE(!(hd->qs_mask & BIT(c->where)) || !c->fig ||
+				 c->fig > KHIST_QS_N_QUANTILES))
+			continue;
+		khist_qs_snap_init(snap);
+		khist_qs_snap_add(snap, khist_hist_qs(hd, row->priv, c->where));
+		khist_qs_figures(snap,
+				 hd->spec->vals[c->where]->flags &
+					 KHIST_HF_QUANTILES,
+				 v);
+		row->figs[k] = v[c->fig - 1];
+	}
+}
+
 /**
  * khist_hist_rows_get() - read every entry of a map, sorted as ftrace does
  * @hd: the data
  * @s:  the sorter, khist_hsorter_init() done with @hd's spec
  * @r:  filled; free with khist_hist_rows_free()
+ *
+ * A sort key on a figure of a .stats or .quantiles value (sort=lat.p99)
+ * reads the figure each entry shows, computed once per entry from one
+ * merged copy of its sketch before sorting; the copy is reused for every
+ * entry, so the read takes one copy (struct khist_qs_snap) more.
  *
  * Context: process context, sleeps; khist_event_mutex or @hd->show_lock held.
  * Return: 0 or -ENOMEM.
@@ -60,11 +96,18 @@ int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 			struct khist_hist_rows *r)
 {
 	unsigned int n_sums = hd->spec->n_vals, cap, i;
+	struct khist_qs_snap *snap = NULL;
 	struct khist_map_stats st;
 	struct khist_map_elt *elt;
 	u32 pos = 0;
 
 	memset(r, 0, sizeof(*r));
+	/* One scratch copy for the whole read, not one per entry. */
+	if (khist_hsorter_needs_figs(s)) {
+		snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
+		if (!snap)
+			return -ENOMEM;
+	}
 	khist_map_get_stats(hd->map, &st);
 	cap = min(st.max, st.entries + 64);
 	r->rows = kvcalloc(cap, sizeof(*r->rows), GFP_KERNEL);
@@ -72,6 +115,7 @@ int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 	r->sums = kvcalloc(cap, n_sums * sizeof(u64), GFP_KERNEL);
 	if (!r->rows || !r->store || !r->sums) {
 		khist_hist_rows_free(r);
+		kvfree(snap);
 		return -ENOMEM;
 	}
 	while (r->n < cap && (elt = khist_map_next(hd->map, &pos))) {
@@ -84,12 +128,15 @@ int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 		row->key = khist_map_elt_key(elt);
 		row->sums = sums;
 		row->priv = elt;
+		if (snap)
+			khist_hist_row_figs(hd, s, row, snap);
 		r->rows[r->n] = row;
 		r->n++;
 		/* A big map: let grace periods (root's writes) go on. */
-		if (!(r->n % 1024))
+		if (!(r->n % (snap ? 64 : 1024)))
 			cond_resched();
 	}
+	kvfree(snap);
 	s->relax = khist_hist_sort_relax;
 	khist_hist_sort(s, r->rows, r->n);
 	s->relax = NULL;

@@ -273,6 +273,11 @@ def check_ref(doc, ref):
     s0 = t["sort"][0]
     def sval(e):
         f = s0["field"]
+        if "figure" in s0:
+            for kind in ("quantiles", "stats"):
+                if f in e.get(kind, {}):
+                    return e[kind][f][s0["figure"]]
+            return None
         if f in e["values"]:
             return e["values"][f]
         for k in e["key"]:

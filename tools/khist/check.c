@@ -253,6 +253,8 @@ static int kh_check_hist(struct kh_check *c, char *text)
 		.ctx = c,
 		.event_exists = kh_exists,
 		.find_var = kh_no_var,
+		/* The module keeps distributions: .stats/.quantiles. */
+		.dists = true,
 	};
 	struct khist_hist_spec *sp = NULL;
 	struct khist_hist_cmd *cmd = NULL;

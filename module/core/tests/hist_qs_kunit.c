@@ -11,6 +11,7 @@
 #include "hist_errors.h"
 #include "hist_eval.h"
 #include "hist_print.h"
+#include "hist_sort.h"
 #include "qsketch.h"
 
 static const struct khist_field_desc qs_f[] = {
@@ -117,6 +118,166 @@ static void hist_qs_refused(struct kunit *test)
 	}
 }
 
+/* sort= on a figure hist prints after a .stats/.quantiles value. */
+static void hist_qs_sort_figure(struct kunit *test)
+{
+	static const struct {
+		const char *cmd, *sort; /* sort: the listing's sort= */
+		u8 fig[2], desc[2];
+	} ok[] = {
+		{ "hist:keys=cpu:vals=lat.quantiles:sort=lat.p99",
+		  "lat.p99",
+		  { 3, 0 },
+		  { 0, 0 } },
+		{ "hist:keys=cpu:vals=lat.quantiles:sort=lat.p99.9.descending",
+		  "lat.p99.9.descending",
+		  { 4, 0 },
+		  { 1, 0 } },
+		{ "hist:keys=cpu:vals=lat.quantiles:sort=lat.p50.ascending,cpu",
+		  "lat.p50,cpu",
+		  { 1, 0 },
+		  { 0, 0 } },
+		{ "hist:keys=cpu:vals=lat.quantiles:sort=hitcount,lat.max.descending",
+		  "hitcount,lat.max.descending",
+		  { 0, 5 },
+		  { 0, 1 } },
+		{ "hist:keys=cpu:vals=lat.stats:sort=lat.max",
+		  "lat.max",
+		  { 4, 0 },
+		  { 0, 0 } },
+		{ "hist:keys=cpu:vals=lat.stats:sort=lat.stddev.descending,lat.count",
+		  "lat.stddev.descending,lat.count",
+		  { 5, 1 },
+		  { 1, 0 } },
+		{ "hist:keys=cpu:vals=lat.stats:sort=lat.min,lat.mean.descending",
+		  "lat.min,lat.mean.descending",
+		  { 2, 3 },
+		  { 0, 1 } },
+	};
+	static const struct {
+		const char *cmd;
+		const char *at; /* the caret's text */
+		unsigned int code;
+	} bad[] = {
+		/* a figure of the other modifier */
+		{ "hist:keys=cpu:vals=lat.stats:sort=lat.p99", "lat.p99",
+		  KHIST_HERR_INVALID_SORT_FIGURE },
+		{ "hist:keys=cpu:vals=lat.quantiles:sort=cpu,lat.stddev",
+		  "lat.stddev", KHIST_HERR_INVALID_SORT_FIGURE },
+		/* no such figure */
+		{ "hist:keys=cpu:vals=lat.quantiles:sort=lat.p42", "lat.p42",
+		  KHIST_HERR_INVALID_SORT_FIGURE },
+		{ "hist:keys=cpu:vals=lat.quantiles:sort=lat.p99.9.down",
+		  "lat.p99.9.down", KHIST_HERR_INVALID_SORT_FIGURE },
+		{ "hist:keys=cpu:vals=lat.stats:sort=lat.p99.9.descending",
+		  "lat.p99.9.descending", KHIST_HERR_INVALID_SORT_FIGURE },
+		/* a value without a distribution */
+		{ "hist:keys=cpu:vals=lat:sort=lat.p99", "lat.p99",
+		  KHIST_HERR_INVALID_SORT_FIGURE },
+		{ "hist:keys=cpu:vals=lat:sort=lat.min.descending", "lat.min",
+		  KHIST_HERR_INVALID_SORT_FIGURE },
+		/* not a figure name: the kernel's error, under the modifier */
+		{ "hist:keys=cpu:vals=lat:sort=lat.junk", "junk",
+		  KHIST_HERR_INVALID_SORT_MODIFIER },
+		/* keys and hitcount have no figures */
+		{ "hist:keys=cpu:vals=lat.stats:sort=cpu.max", "max",
+		  KHIST_HERR_INVALID_SORT_MODIFIER },
+		{ "hist:keys=cpu:vals=lat.stats:sort=hitcount.max", "max",
+		  KHIST_HERR_INVALID_SORT_MODIFIER },
+	};
+	static char buf[512], buf2[512], want[128];
+	struct khist_hist_spec *sp, *sp2;
+	struct khist_hist_err err;
+	struct khist_hsorter so;
+	unsigned int i, k;
+	int ret, n;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		ret = khist_hist_compile(ok[i].cmd, strlen(ok[i].cmd), &qs_sc,
+					 &dist_ops, &sp, &err);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		for (k = 0; k < sp->n_sort; k++) {
+			KUNIT_EXPECT_EQ(test, sp->sort[k].fig, ok[i].fig[k]);
+			KUNIT_EXPECT_EQ(test, sp->sort[k].descending,
+					ok[i].desc[k]);
+		}
+		khist_hsorter_init(&so, sp);
+		KUNIT_EXPECT_EQ(test, khist_hsorter_needs_figs(&so), true);
+		n = khist_hist_print(sp, false, buf, sizeof(buf));
+		snprintf(want, sizeof(want), ":sort=%s:size=", ok[i].sort);
+		KUNIT_EXPECT_NOT_NULL(test, strstr(buf, want));
+		/* The listing parses back to itself. */
+		n -= strlen(" [active]\n");
+		ret = khist_hist_compile(buf, n, &qs_sc, &dist_ops, &sp2, &err);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		khist_hist_print(sp2, false, buf2, sizeof(buf2));
+		KUNIT_EXPECT_STREQ(test, buf2, buf);
+		khist_hist_spec_free(sp2);
+		khist_hist_spec_free(sp);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memset(&err, 0, sizeof(err));
+		ret = khist_hist_compile(bad[i].cmd, strlen(bad[i].cmd), &qs_sc,
+					 &dist_ops, &sp, &err);
+		KUNIT_EXPECT_NE(test, ret, 0);
+		if (!ret) {
+			khist_hist_spec_free(sp);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, err.e[0].code, bad[i].code);
+		KUNIT_EXPECT_EQ(test, err.e[0].pos,
+				strstr(bad[i].cmd, bad[i].at) - bad[i].cmd);
+	}
+}
+
+/* The sorter orders rows by the figures the caller put in them. */
+static void hist_qs_sort_rows(struct kunit *test)
+{
+	static const char cmd[] =
+		"hist:keys=cpu:vals=lat.quantiles:sort=lat.p99.descending,cpu";
+	/* cpu key, sum (lat), figure: p99 order differs from sum order */
+	static const u64 in[][3] = {
+		{ 1, 900, 10 },
+		{ 2, 100, 50 },
+		{ 3, 500, 50 },
+		{ 4, 10, 70 },
+	};
+	static const u64 want_cpu[] = { 4, 2, 3, 1 };
+	struct khist_hrow store[ARRAY_SIZE(in)], *rows[ARRAY_SIZE(in)];
+	u8 keys[ARRAY_SIZE(in)][8];
+	u64 sums[ARRAY_SIZE(in)][2];
+	struct khist_hist_spec *sp;
+	struct khist_hist_err err;
+	struct khist_hsorter so;
+	unsigned int i;
+	u64 cpu;
+	int ret;
+
+	ret = khist_hist_compile(cmd, strlen(cmd), &qs_sc, &dist_ops, &sp,
+				 &err);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	khist_hsorter_init(&so, sp);
+	for (i = 0; i < ARRAY_SIZE(in); i++) {
+		memset(keys[i], 0, sizeof(keys[i]));
+		memcpy(keys[i], &in[i][0], 4);
+		sums[i][0] = 1;
+		sums[i][1] = in[i][1];
+		memset(&store[i], 0, sizeof(store[i]));
+		store[i].s = &so;
+		store[i].key = keys[i];
+		store[i].sums = sums[i];
+		store[i].figs[0] = in[i][2];
+		rows[i] = &store[i];
+	}
+	khist_hist_sort(&so, rows, ARRAY_SIZE(in));
+	for (i = 0; i < ARRAY_SIZE(in); i++) {
+		cpu = 0;
+		memcpy(&cpu, rows[i]->key, 4);
+		KUNIT_EXPECT_EQ(test, cpu, want_cpu[i]);
+	}
+	khist_hist_spec_free(sp);
+}
+
 /* Values fired through the eval path into one sketch per entry. */
 static void hist_qs_eval_path(struct kunit *test)
 {
@@ -192,10 +353,9 @@ static void hist_qs_eval_path(struct kunit *test)
 }
 
 static struct kunit_case hist_qs_cases[] = {
-	KUNIT_CASE(hist_qs_accepted),
-	KUNIT_CASE(hist_qs_refused),
-	KUNIT_CASE(hist_qs_eval_path),
-	{},
+	KUNIT_CASE(hist_qs_accepted),	 KUNIT_CASE(hist_qs_refused),
+	KUNIT_CASE(hist_qs_sort_figure), KUNIT_CASE(hist_qs_sort_rows),
+	KUNIT_CASE(hist_qs_eval_path),	 {},
 };
 
 static struct kunit_suite hist_qs_suite = {
