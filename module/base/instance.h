@@ -59,6 +59,7 @@ struct khist_instance_ops {
  *                registry; khist_event_mutex
  * @systems:      its events/<system>/ directories; khist_event_mutex
  * @print_ev:     its ftrace/print event (trace_marker writes it)
+ * @raw_ev:       its ftrace/raw_data event (trace_marker_raw writes it)
  * @list:         entry in khist_instances; khist_event_mutex
  * @errlog_lock:  serialises @errlog
  * @errlog:       the last rejected commands, shown in error_log
@@ -74,6 +75,7 @@ struct khist_instance {
 	struct list_head events;
 	struct list_head systems;
 	struct khist_event *print_ev;
+	struct khist_event *raw_ev;
 	struct list_head list;
 	struct mutex errlog_lock; /* see @errlog_lock above */
 	struct khist_errlog errlog;

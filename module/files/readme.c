@@ -27,6 +27,8 @@ static const char khist_readme_text[] =
 	"\t\t\t  snapshot buffer. Read the contents for more\n"
 	"\t\t\t  information\n"
 	"  trace_marker\t- writes go to the buffer as ftrace/print events\n"
+	"  trace_marker_raw\t- a write (a 4-byte id, then bytes) goes to the\n"
+	"\t\t  buffer as one ftrace/raw_data event\n"
 	"  tracing_on\t- 0 stops writing to the buffer, 1 resumes\n"
 	"  buffer_size_kb\t- size of each CPU's buffer, in KiB\n"
 	"  current_tracer\t- always nop: khist traces events only\n"
