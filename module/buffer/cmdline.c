@@ -10,6 +10,7 @@
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include "base/instance.h"
 #include "buffer/buffer.h"
 
 /*
@@ -20,6 +21,10 @@
  */
 #define KHIST_COMM_SETS 1024
 #define KHIST_COMM_WAYS 4
+/*
+ * @tgid is 0 until a record of an instance with options/record-tgid saves
+ * it; @comm is "" until one with options/record-cmd (the default) does.
+ */
 struct khist_comm {
 	int pid;
 	int tgid;
@@ -59,6 +64,7 @@ static struct khist_comm *khist_comm_find(struct khist_comm_set *set, int pid)
  */
 struct khist_comm_last {
 	int pid;
+	unsigned int what;
 	u64 comm[TASK_COMM_LEN / sizeof(u64)];
 };
 
@@ -77,9 +83,23 @@ static __always_inline bool khist_comm_same(const struct khist_comm_last *last,
 
 static DEFINE_PER_CPU(struct khist_comm_last, khist_comm_last);
 
+/* Whether @c holds what @what asks of @tsk. */
+static bool khist_comm_holds(struct khist_comm *c, struct task_struct *tsk,
+			     unsigned int what)
+{
+	/* Unlocked: a tgid written meanwhile at worst costs a locked save. */
+	if ((what & KHIST_SAVE_TGID) && data_race(c->tgid) != tsk->tgid)
+		return false;
+	if (!(what & KHIST_SAVE_COMM))
+		return true;
+	/* Unlocked: so is a name. */
+	return data_race(!strncmp(c->comm, tsk->comm, TASK_COMM_LEN));
+}
+
 /* The slow part of khist_comm_save(): the table. */
 static noinline void khist_comm_save_slow(struct task_struct *tsk,
-					  struct khist_comm_last *last)
+					  struct khist_comm_last *last,
+					  unsigned int what)
 {
 	struct khist_comm_set *set;
 	struct khist_comm *c;
@@ -88,7 +108,7 @@ static noinline void khist_comm_save_slow(struct task_struct *tsk,
 	set = khist_comm_set_of(tsk->pid);
 	c = khist_comm_find(set, tsk->pid);
 	/* Unlocked: a name written meanwhile at worst costs a locked save. */
-	if (c && data_race(!strncmp(c->comm, tsk->comm, TASK_COMM_LEN)))
+	if (c && khist_comm_holds(c, tsk, what))
 		goto saved;
 	/*
 	 * An NMI never waits: it may have interrupted the holder on this CPU.
@@ -107,36 +127,45 @@ static noinline void khist_comm_save_slow(struct task_struct *tsk,
 	if (!c) {
 		c = &set->way[set->next % KHIST_COMM_WAYS];
 		set->next++;
+		/* A new pid: what is not asked for is not known. */
+		c->tgid = 0;
+		c->comm[0] = '\0';
 	}
 	WRITE_ONCE(c->pid, tsk->pid);
-	c->tgid = tsk->tgid;
-	strscpy(c->comm, tsk->comm, TASK_COMM_LEN);
+	if (what & KHIST_SAVE_TGID)
+		c->tgid = tsk->tgid;
+	if (what & KHIST_SAVE_COMM)
+		strscpy(c->comm, tsk->comm, TASK_COMM_LEN);
 	arch_spin_unlock(&khist_comm_lock);
 	if (!in_nmi())
 		local_irq_restore(flags);
 saved:
 	last->pid = tsk->pid;
+	last->what = what;
 	/* Unlocked: a torn name only makes the next record save again. */
 	data_race(memcpy(last->comm, tsk->comm, sizeof(last->comm)));
 }
 
 /**
- * khist_comm_save() - remember a task's name for the TASK column
- * @tsk: the task that wrote a record
+ * khist_comm_save() - remember a task's name for the TASK column and its
+ * thread group for saved_tgids
+ * @tsk:  the task that wrote a record
+ * @what: KHIST_SAVE_COMM and/or KHIST_SAVE_TGID (the options record-cmd
+ *        and record-tgid of the record's instance)
  *
  * Context: any (NMI included), preemption disabled.
  */
-void khist_comm_save(struct task_struct *tsk)
+void khist_comm_save(struct task_struct *tsk, unsigned int what)
 {
 	struct khist_comm_last *last = this_cpu_ptr(&khist_comm_last);
 	bool same;
 
-	if (!tsk->pid)
+	if (!tsk->pid || !what)
 		return;
 	/* Unlocked: a rename under way at worst costs a save. */
 	same = data_race(khist_comm_same(last, tsk->comm));
-	if (last->pid != tsk->pid || !same)
-		khist_comm_save_slow(tsk, last);
+	if (last->pid != tsk->pid || !same || (what & ~last->what))
+		khist_comm_save_slow(tsk, last, what);
 }
 
 /**
@@ -158,7 +187,7 @@ void khist_comm_lookup(int pid, char *comm)
 	local_irq_save(flags);
 	arch_spin_lock(&khist_comm_lock);
 	c = khist_comm_find(khist_comm_set_of(pid), pid);
-	if (c)
+	if (c && c->comm[0])
 		memcpy(comm, c->comm, TASK_COMM_LEN);
 	else
 		strscpy(comm, "<...>", TASK_COMM_LEN);
@@ -181,7 +210,7 @@ void khist_comm_show(struct seq_file *m, bool tgid)
 {
 	struct khist_comm copy[KHIST_COMM_WAYS];
 	unsigned long flags;
-	int set, w;
+	int set, w, saved;
 
 	for (set = 0; set < KHIST_COMM_SETS; set++) {
 		local_irq_save(flags);
@@ -190,7 +219,9 @@ void khist_comm_show(struct seq_file *m, bool tgid)
 		arch_spin_unlock(&khist_comm_lock);
 		local_irq_restore(flags);
 		for (w = 0; w < KHIST_COMM_WAYS; w++) {
-			if (!copy[w].pid)
+			/* Only what a record saved: see struct khist_comm. */
+			saved = tgid ? copy[w].tgid : copy[w].comm[0];
+			if (!copy[w].pid || !saved)
 				continue;
 			copy[w].comm[TASK_COMM_LEN - 1] = '\0';
 			if (tgid)

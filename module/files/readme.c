@@ -37,6 +37,8 @@ static const char khist_readme_text[] =
 	"  trace_options\t\t- the options below, 'no' in front when off;\n"
 	"\t\t  'echo no<option> > trace_options' clears one\n"
 	"  options/\t- one file per option, 0 or 1:\n"
+	"\t  record-cmd\t- records save their writer's name (saved_cmdlines)\n"
+	"\t  record-tgid\t- records save their writer's tgid (saved_tgids)\n"
 	"\t  pause-on-trace\t- reading 'trace' stops recording until closed\n"
 	"\t  stacktrace\t- a <stack trace> record follows every recorded event\n"
 	"  available_events\t- every event that can be enabled (system:event)\n"
