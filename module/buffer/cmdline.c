@@ -5,22 +5,30 @@
  * readers look it up.
  */
 #include <linux/hardirq.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include "base/instance.h"
 #include "buffer/buffer.h"
+#include "mem/mem.h"
 
 /*
- * pid -> comm, for the TASK column (ftrace's saved_cmdlines): 1024 sets of
- * four names, a pid's set chosen by pid modulo 1024. A new pid takes its
+ * pid -> comm, for the TASK column (ftrace's saved_cmdlines): sets of
+ * four names (1024 at load, saved_cmdlines_size / 4 after a write to it),
+ * a pid's set chosen by pid modulo their number. A new pid takes its
  * set's names in turn, so up to four pids that share a set keep their
  * names (a busy kernel thread's pid no longer hides a short-lived task's).
  */
 #define KHIST_COMM_SETS 1024
 #define KHIST_COMM_WAYS 4
+/* ftrace's bound on saved_cmdlines_size (PID_MAX_DEFAULT). */
+#define KHIST_COMM_MAX 0x8000
+
 /*
  * @tgid is 0 until a record of an instance with options/record-tgid saves
  * it; @comm is "" until one with options/record-cmd (the default) does.
@@ -36,12 +44,38 @@ struct khist_comm_set {
 	unsigned int next;
 };
 
-static struct khist_comm_set khist_comms[KHIST_COMM_SETS];
-static arch_spinlock_t khist_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+/*
+ * The table: replaced whole by khist_comm_resize() under khist_comm_lock,
+ * and freed after a grace period, as savers look into it unlocked with
+ * preemption disabled. @gen tells each CPU's last save that it is old.
+ */
+struct khist_comm_table {
+	unsigned int nr_sets;
+	unsigned int gen;
+	struct khist_comm_set *sets;
+};
 
-static struct khist_comm_set *khist_comm_set_of(int pid)
+static struct khist_comm_set khist_comm_boot_sets[KHIST_COMM_SETS];
+static struct khist_comm_table khist_comm_boot = {
+	.nr_sets = KHIST_COMM_SETS,
+	.sets = khist_comm_boot_sets,
+};
+
+static struct khist_comm_table __rcu *khist_comm_tab = &khist_comm_boot;
+static arch_spinlock_t khist_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+/* Serialises khist_comm_resize() calls. */
+static DEFINE_MUTEX(khist_comm_resize_mutex);
+
+static struct khist_comm_set *khist_comm_set_of(struct khist_comm_table *t,
+						int pid)
 {
-	return &khist_comms[(unsigned int)pid % KHIST_COMM_SETS];
+	return &t->sets[(unsigned int)pid % t->nr_sets];
+}
+
+/* The table, for one who holds khist_comm_lock. */
+static struct khist_comm_table *khist_comm_locked(void)
+{
+	return rcu_dereference_protected(khist_comm_tab, 1);
 }
 
 /* The way that holds @pid in @set, or NULL. */
@@ -65,6 +99,7 @@ static struct khist_comm *khist_comm_find(struct khist_comm_set *set, int pid)
 struct khist_comm_last {
 	int pid;
 	unsigned int what;
+	unsigned int gen;
 	u64 comm[TASK_COMM_LEN / sizeof(u64)];
 };
 
@@ -101,11 +136,14 @@ static noinline void khist_comm_save_slow(struct task_struct *tsk,
 					  struct khist_comm_last *last,
 					  unsigned int what)
 {
+	struct khist_comm_table *t;
 	struct khist_comm_set *set;
 	struct khist_comm *c;
 	unsigned long flags = 0;
 
-	set = khist_comm_set_of(tsk->pid);
+	/* Preemption is disabled: the table stays while it is looked at. */
+	t = rcu_dereference_sched(khist_comm_tab);
+	set = khist_comm_set_of(t, tsk->pid);
 	c = khist_comm_find(set, tsk->pid);
 	/* Unlocked: a name written meanwhile at worst costs a locked save. */
 	if (c && khist_comm_holds(c, tsk, what))
@@ -123,6 +161,9 @@ static noinline void khist_comm_save_slow(struct task_struct *tsk,
 		local_irq_save(flags);
 		arch_spin_lock(&khist_comm_lock);
 	}
+	/* A resize may have replaced it meanwhile. */
+	t = khist_comm_locked();
+	set = khist_comm_set_of(t, tsk->pid);
 	c = khist_comm_find(set, tsk->pid);
 	if (!c) {
 		c = &set->way[set->next % KHIST_COMM_WAYS];
@@ -142,6 +183,7 @@ static noinline void khist_comm_save_slow(struct task_struct *tsk,
 saved:
 	last->pid = tsk->pid;
 	last->what = what;
+	last->gen = READ_ONCE(t->gen);
 	/* Unlocked: a torn name only makes the next record save again. */
 	data_race(memcpy(last->comm, tsk->comm, sizeof(last->comm)));
 }
@@ -164,7 +206,8 @@ void khist_comm_save(struct task_struct *tsk, unsigned int what)
 		return;
 	/* Unlocked: a rename under way at worst costs a save. */
 	same = data_race(khist_comm_same(last, tsk->comm));
-	if (last->pid != tsk->pid || !same || (what & ~last->what))
+	if (last->pid != tsk->pid || !same || (what & ~last->what) ||
+	    last->gen != READ_ONCE(rcu_dereference_sched(khist_comm_tab)->gen))
 		khist_comm_save_slow(tsk, last, what);
 }
 
@@ -186,7 +229,7 @@ void khist_comm_lookup(int pid, char *comm)
 	}
 	local_irq_save(flags);
 	arch_spin_lock(&khist_comm_lock);
-	c = khist_comm_find(khist_comm_set_of(pid), pid);
+	c = khist_comm_find(khist_comm_set_of(khist_comm_locked(), pid), pid);
 	if (c && c->comm[0])
 		memcpy(comm, c->comm, TASK_COMM_LEN);
 	else
@@ -209,13 +252,21 @@ void khist_comm_lookup(int pid, char *comm)
 void khist_comm_show(struct seq_file *m, bool tgid)
 {
 	struct khist_comm copy[KHIST_COMM_WAYS];
+	struct khist_comm_table *t;
+	unsigned int set, more;
 	unsigned long flags;
-	int set, w, saved;
+	int w, saved;
 
-	for (set = 0; set < KHIST_COMM_SETS; set++) {
+	for (set = 0, more = 1; more; set++) {
 		local_irq_save(flags);
 		arch_spin_lock(&khist_comm_lock);
-		memcpy(copy, khist_comms[set].way, sizeof(copy));
+		/* A resize meanwhile ends the list at the new table's size. */
+		t = khist_comm_locked();
+		more = set + 1 < t->nr_sets;
+		if (set < t->nr_sets)
+			memcpy(copy, t->sets[set].way, sizeof(copy));
+		else
+			memset(copy, 0, sizeof(copy));
 		arch_spin_unlock(&khist_comm_lock);
 		local_irq_restore(flags);
 		for (w = 0; w < KHIST_COMM_WAYS; w++) {
@@ -243,5 +294,87 @@ void khist_comm_show(struct seq_file *m, bool tgid)
  */
 unsigned int khist_comm_capacity(void)
 {
-	return KHIST_COMM_SETS * KHIST_COMM_WAYS;
+	unsigned int n;
+
+	rcu_read_lock_sched();
+	n = rcu_dereference_sched(khist_comm_tab)->nr_sets * KHIST_COMM_WAYS;
+	rcu_read_unlock_sched();
+	return n;
+}
+
+static size_t khist_comm_table_size(unsigned int nr_sets)
+{
+	return sizeof(struct khist_comm_table) +
+	       nr_sets * sizeof(struct khist_comm_set);
+}
+
+/* Free a table that khist_comm_resize() allocated. */
+static void khist_comm_table_free(struct khist_comm_table *t)
+{
+	if (t == &khist_comm_boot)
+		return;
+	khist_mem_uncharge(khist_comm_table_size(t->nr_sets));
+	kvfree(t);
+}
+
+/**
+ * khist_comm_resize() - replace the pid -> comm cache by an empty one
+ * holding @n names, as a write to ftrace's saved_cmdlines_size does
+ * @n: the names wanted, 1 to 32768 (rounded up to a set of four)
+ *
+ * The names saved so far are dropped, as ftrace drops them. Savers keep
+ * running meanwhile: they see the old table or the new one.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EINVAL for @n out of range, or -ENOMEM (charged against
+ * mem_limit_kb) with the old table kept.
+ */
+int khist_comm_resize(unsigned int n)
+{
+	unsigned int nr_sets = DIV_ROUND_UP(n, KHIST_COMM_WAYS);
+	struct khist_comm_table *t, *old;
+	size_t size;
+	int ret;
+
+	if (!n || n > KHIST_COMM_MAX)
+		return -EINVAL;
+	size = khist_comm_table_size(nr_sets);
+	ret = khist_mem_charge(size);
+	if (ret)
+		return ret;
+	t = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!t) {
+		khist_mem_uncharge(size);
+		return -ENOMEM;
+	}
+	t->nr_sets = nr_sets;
+	t->sets = (struct khist_comm_set *)(t + 1);
+	mutex_lock(&khist_comm_resize_mutex);
+	local_irq_disable();
+	arch_spin_lock(&khist_comm_lock);
+	old = khist_comm_locked();
+	/* Every CPU's last save was into the old table: save again. */
+	t->gen = old->gen + 1;
+	rcu_assign_pointer(khist_comm_tab, t);
+	arch_spin_unlock(&khist_comm_lock);
+	local_irq_enable();
+	/* Savers look into the table with preemption disabled. */
+	synchronize_rcu();
+	khist_comm_table_free(old);
+	mutex_unlock(&khist_comm_resize_mutex);
+	return 0;
+}
+
+/**
+ * khist_comm_exit() - free the table a resize allocated
+ *
+ * Context: process context, module exit (no saver runs any more).
+ */
+void khist_comm_exit(void)
+{
+	struct khist_comm_table *t;
+
+	t = rcu_dereference_protected(khist_comm_tab, 1);
+	RCU_INIT_POINTER(khist_comm_tab, &khist_comm_boot);
+	khist_comm_table_free(t);
 }
