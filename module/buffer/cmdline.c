@@ -61,7 +61,8 @@ static struct khist_comm_table khist_comm_boot = {
 	.sets = khist_comm_boot_sets,
 };
 
-static struct khist_comm_table __rcu *khist_comm_tab = &khist_comm_boot;
+static struct khist_comm_table __rcu *khist_comm_tab =
+	RCU_INITIALIZER(&khist_comm_boot);
 static arch_spinlock_t khist_comm_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 /* Serialises khist_comm_resize() calls. */
 static DEFINE_MUTEX(khist_comm_resize_mutex);
