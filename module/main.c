@@ -83,6 +83,7 @@ out_inst:
 	khist_instance_exit();
 out_scratch:
 	khist_rec_scratch_exit();
+	khist_comm_exit();
 out_files:
 	khist_files_exit();
 	khist_hist_exit();
@@ -111,6 +112,7 @@ static void __exit khist_exit(void)
 	khist_events_exit();
 	khist_instance_exit();
 	khist_rec_scratch_exit();
+	khist_comm_exit();
 	khist_files_exit();
 	khist_hist_exit();
 	khist_triggers_exit();

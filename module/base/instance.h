@@ -18,6 +18,10 @@
 #include "core/errlog.h"
 #include "mem/fault.h"
 
+/* What khist_comm_save() saves of a task (bits of khist_comm_wanted()). */
+#define KHIST_SAVE_COMM 0x1
+#define KHIST_SAVE_TGID 0x2
+
 struct khist_buffer;
 struct khist_event;
 struct khist_instance;
@@ -25,6 +29,10 @@ struct khist_instance;
 /**
  * enum khist_option - the trace options khist honours (bits of
  * struct khist_instance.options; files/options.c shows them)
+ * @KHIST_OPT_RECORD_CMD:     a record saves its writer's name for the TASK
+ *                            column and saved_cmdlines (on by default)
+ * @KHIST_OPT_RECORD_TGID:    a record saves its writer's thread group id
+ *                            for saved_tgids (off by default)
  * @KHIST_OPT_PAUSE_ON_TRACE: reading `trace` stops recording until the
  *                            reader closes it (on by default, as in ftrace)
  * @KHIST_OPT_STACKTRACE:     a stack trace record follows every event
@@ -32,6 +40,8 @@ struct khist_instance;
  * @KHIST_NR_OPTIONS:         number of options
  */
 enum khist_option {
+	KHIST_OPT_RECORD_CMD,
+	KHIST_OPT_RECORD_TGID,
 	KHIST_OPT_PAUSE_ON_TRACE,
 	KHIST_OPT_STACKTRACE,
 	KHIST_NR_OPTIONS,
@@ -59,6 +69,7 @@ struct khist_instance_ops {
  *                registry; khist_event_mutex
  * @systems:      its events/<system>/ directories; khist_event_mutex
  * @print_ev:     its ftrace/print event (trace_marker writes it)
+ * @raw_ev:       its ftrace/raw_data event (trace_marker_raw writes it)
  * @list:         entry in khist_instances; khist_event_mutex
  * @errlog_lock:  serialises @errlog
  * @errlog:       the last rejected commands, shown in error_log
@@ -74,6 +85,7 @@ struct khist_instance {
 	struct list_head events;
 	struct list_head systems;
 	struct khist_event *print_ev;
+	struct khist_event *raw_ev;
 	struct list_head list;
 	struct mutex errlog_lock; /* see @errlog_lock above */
 	struct khist_errlog errlog;
@@ -116,6 +128,24 @@ static inline bool khist_option_get(const struct khist_instance *inst,
 static inline bool khist_stack_wanted(const struct khist_instance *inst)
 {
 	return unlikely(READ_ONCE(inst->options) & BIT(KHIST_OPT_STACKTRACE));
+}
+
+/**
+ * khist_comm_wanted() - what of its writer a record of this instance saves
+ * @inst: the instance
+ *
+ * Context: any (the record fast path).
+ * Return: KHIST_SAVE_COMM (options/record-cmd) | KHIST_SAVE_TGID
+ * (options/record-tgid).
+ */
+static inline unsigned int khist_comm_wanted(const struct khist_instance *inst)
+{
+	unsigned long o = READ_ONCE(inst->options);
+
+	/* The option bits are the KHIST_SAVE_* bits. */
+	BUILD_BUG_ON(BIT(KHIST_OPT_RECORD_CMD) != KHIST_SAVE_COMM);
+	BUILD_BUG_ON(BIT(KHIST_OPT_RECORD_TGID) != KHIST_SAVE_TGID);
+	return o & (KHIST_SAVE_COMM | KHIST_SAVE_TGID);
 }
 
 #endif /* _KHIST_BASE_INSTANCE_H */

@@ -150,9 +150,11 @@ int khist_ringbuf_init(struct khist_instance *inst);
 void khist_ringbuf_free(struct khist_instance *inst);
 void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb);
 void khist_comm_lookup(int pid, char *comm);
-void khist_comm_save(struct task_struct *tsk);
+void khist_comm_save(struct task_struct *tsk, unsigned int what);
 void khist_comm_show(struct seq_file *m, bool tgid);
 unsigned int khist_comm_capacity(void);
+int khist_comm_resize(unsigned int n);
+void khist_comm_exit(void);
 void *khist_rec_reserve_ev(struct khist_rec_ctx *ctx, struct khist_event *ev,
 			   unsigned int size);
 void khist_rec_commit_marker(struct khist_rec_ctx *ctx, char *s, size_t len);

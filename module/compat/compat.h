@@ -140,4 +140,15 @@ struct buffer_data_read_page;
 #define KHIST_MARKER_CAP 4096
 #endif
 
+/*
+ * The longest trace_marker_raw write() taken: 3 KiB before 6.7 (then cut
+ * to KHIST_MARKER_CAP), after it what the biggest event holds (checked
+ * by the writer, this bound only keeps its sums small).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+#define KHIST_RAW_MAX (3 * 1024)
+#else
+#define KHIST_RAW_MAX KHIST_MARKER_CAP
+#endif
+
 #endif /* _KHIST_COMPAT_COMPAT_H */

@@ -165,11 +165,12 @@ int khist_builtin_register(void)
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(lists); i++) {
-		n += lists[i](khist_builtin + n, KHIST_MAX_BUILTIN - 2 - n);
-		if (WARN_ON(n > KHIST_MAX_BUILTIN - 2))
+		n += lists[i](khist_builtin + n, KHIST_MAX_BUILTIN - 3 - n);
+		if (WARN_ON(n > KHIST_MAX_BUILTIN - 3))
 			return -E2BIG;
 	}
 	khist_builtin[n++] = &khist_print_def;
+	khist_builtin[n++] = &khist_raw_data_def;
 	khist_builtin[n++] = &khist_kernel_stack_def;
 	for (i = 0; i < n; i++) {
 		khist_evaluated[i] =

@@ -187,6 +187,7 @@ void khist_events_listener_set(const struct khist_events_listener *l);
 int khist_builtin_register(void);
 void khist_builtin_unregister(void);
 extern struct khist_event_def khist_print_def;
+extern struct khist_event_def khist_raw_data_def;
 void khist_snapshot_trigger(struct khist_instance *inst);
 
 /* The record path's per-CPU scratch (record.c). */

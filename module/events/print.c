@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * print.c - ftrace/print, the event trace_marker writes: the address of
- * the writer and the text, always recorded (it has no enable file); and
- * khist_snapshot_trigger(), which writes its notes as ftrace/print records.
+ * the writer and the text, always recorded (it has no enable file);
+ * ftrace/raw_data, the event trace_marker_raw writes: a 4-byte id and the
+ * bytes after it; and khist_snapshot_trigger(), which writes its notes as
+ * ftrace/print records.
  */
 #include <linux/ring_buffer.h>
 #include "base/instance.h"
@@ -40,6 +42,39 @@ struct khist_event_def khist_print_def = {
 	.print = khist_print_print,
 	.reg = khist_print_reg,
 	.fixed_id = 5,
+	.flags = KHIST_EVF_IGNORE_ENABLE | KHIST_EVF_NO_NAME,
+};
+
+static struct khist_field_desc khist_raw_data_fields[] = {
+	{ "id", "unsigned int", 8, 4, 0, KHIST_FK_INT, 4 },
+	{ "buf", "char[]", 12, 0, is_signed_type(char), KHIST_FK_STRING, 1 },
+};
+
+/*
+ * As ftrace shows a raw_data record: the id in hex, then every byte of
+ * the record after it, the padding of its end included (zeroed by the
+ * writer), in hex.
+ */
+static void khist_raw_data_print(struct khist_print_ctx *p)
+{
+	const unsigned char *data = (const unsigned char *)p->rec + 12;
+	unsigned int i;
+
+	khist_out_printf(p->out, "# %x buf:", *(const u32 *)(p->rec + 8));
+	for (i = 0; i + 12 < p->size; i++)
+		khist_out_printf(p->out, " %02x", data[i]);
+}
+
+struct khist_event_def khist_raw_data_def = {
+	.system = "ftrace",
+	.name = "raw_data",
+	.fields = khist_raw_data_fields,
+	.nr_fields = ARRAY_SIZE(khist_raw_data_fields),
+	.rec_size = 12,
+	.print_fmt = "\"id:%04x %08x\", REC->id, (int)REC->buf[0]",
+	.print = khist_raw_data_print,
+	.reg = khist_print_reg,
+	.fixed_id = 18,
 	.flags = KHIST_EVF_IGNORE_ENABLE | KHIST_EVF_NO_NAME,
 };
 

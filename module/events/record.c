@@ -443,7 +443,7 @@ static void khist_rec_finish(struct khist_rec_ctx *ctx)
 		ring_buffer_discard_commit(ctx->rb, ctx->rbe);
 		return;
 	}
-	khist_comm_save(current);
+	khist_comm_save(current, khist_comm_wanted(ev->inst));
 	if (khist_stack_wanted(ev->inst)) {
 		/* options/stacktrace: the stack follows the event. */
 		const struct khist_common_hdr hdr = *(typeof(hdr) *)ctx->rec;
@@ -479,7 +479,7 @@ static void khist_rec_deliver(struct khist_event *ev, struct khist_rec_ctx *ctx)
 	filter = rcu_dereference_sched(ev->filter);
 	if (filter && !khist_evfilter_match(filter, ctx->rec, ctx->size))
 		return;
-	khist_comm_save(current);
+	khist_comm_save(current, khist_comm_wanted(ev->inst));
 	if (ring_buffer_write(rb, ctx->size, ctx->rec)) {
 		khist_rec_dropped(ev);
 		return;

@@ -660,6 +660,8 @@ static int khist_event_publish(struct khist_event *ev)
 	list_add_tail(&ev->list, &inst->events);
 	if (ev->def == &khist_print_def)
 		WRITE_ONCE(inst->print_ev, ev);
+	if (ev->def == &khist_raw_data_def)
+		WRITE_ONCE(inst->raw_ev, ev);
 	return 0;
 }
 
@@ -670,6 +672,8 @@ static void khist_event_unpublish(struct khist_event *ev)
 
 	if (READ_ONCE(inst->print_ev) == ev)
 		WRITE_ONCE(inst->print_ev, NULL);
+	if (READ_ONCE(inst->raw_ev) == ev)
+		WRITE_ONCE(inst->raw_ev, NULL);
 	khist_fs_remove(ev->dir);
 	list_del_init(&ev->list);
 	list_del_init(&ev->sys_list);

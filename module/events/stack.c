@@ -139,7 +139,7 @@ void khist_stack_record(struct khist_instance *inst,
 	memcpy(r->caller, entries + first, n * sizeof(long));
 	khist_rb_unlock_commit(rb, rbe);
 	/* The TASK column, when the event itself was not recorded. */
-	khist_comm_save(current);
+	khist_comm_save(current, khist_comm_wanted(inst));
 out:
 	barrier();
 	this_cpu_dec(khist_stack_bufs.level);

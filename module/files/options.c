@@ -19,6 +19,8 @@ static const struct {
 	const char *name;
 	bool on;
 } khist_option_info[KHIST_NR_OPTIONS] = {
+	[KHIST_OPT_RECORD_CMD] = { "record-cmd", true },
+	[KHIST_OPT_RECORD_TGID] = { "record-tgid", false },
 	[KHIST_OPT_PAUSE_ON_TRACE] = { "pause-on-trace", true },
 	[KHIST_OPT_STACKTRACE] = { "stacktrace", false },
 };

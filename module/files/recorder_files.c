@@ -200,7 +200,38 @@ static int khist_printk_formats_open(struct inode *inode, struct file *file)
 
 KHIST_SEQ_FOPS(khist_cmdlines_fops, khist_cmdlines_open);
 KHIST_SEQ_FOPS(khist_tgids_fops, khist_tgids_open);
-KHIST_SEQ_FOPS(khist_cmdlines_size_fops, khist_cmdlines_size_open);
+/*
+ * As ftrace: a number of names from 1 to 32768 (else EINVAL) replaces the
+ * cache by an empty one of that size; ENOMEM keeps the old one.
+ */
+static ssize_t khist_cmdlines_size_write(struct file *file,
+					 const char __user *ubuf, size_t cnt,
+					 loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	if (val > UINT_MAX)
+		return -EINVAL;
+	ret = khist_comm_resize(val);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations khist_cmdlines_size_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_cmdlines_size_open,
+	.read = seq_read,
+	.write = khist_cmdlines_size_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 KHIST_SEQ_FOPS(khist_printk_formats_fops, khist_printk_formats_open);
 
 static const struct khist_recorder_file {
@@ -215,7 +246,7 @@ static const struct khist_recorder_file {
 	{ "buffer_subbuf_size_kb", KHIST_MODE_WRITE, &khist_subbuf_fops },
 #endif
 	{ "saved_cmdlines", KHIST_MODE_READ, &khist_cmdlines_fops, true },
-	{ "saved_cmdlines_size", KHIST_MODE_READ, &khist_cmdlines_size_fops,
+	{ "saved_cmdlines_size", KHIST_MODE_WRITE, &khist_cmdlines_size_fops,
 	  true },
 	{ "saved_tgids", KHIST_MODE_READ, &khist_tgids_fops, true },
 	{ "printk_formats", KHIST_MODE_READ, &khist_printk_formats_fops, true },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace_files.c - trace, trace_pipe, trace_marker, tracing_on and
- * buffer_size_kb at the root of the instance.
+ * trace_files.c - trace, trace_pipe, trace_marker, trace_marker_raw,
+ * tracing_on and buffer_size_kb at the root of the instance.
  *
  * `trace` reads the buffer without consuming it, merging the CPUs by
  * timestamp; with options/pause-on-trace set (the default, as in ftrace)
@@ -614,6 +614,76 @@ static const struct file_operations khist_marker_fops = {
 	.write = khist_marker_write,
 };
 
+/* ---- trace_marker_raw ---- */
+
+/* What ftrace records when the writer's bytes fault: id -1, this text. */
+#define KHIST_RAW_FAULTED "<faulted>"
+#define KHIST_RAW_FAULTED_LEN (sizeof(KHIST_RAW_FAULTED) - 1)
+
+/*
+ * One write() is one ftrace/raw_data record: a 4-byte id, then the bytes.
+ * As ftrace: fewer than 4 bytes or a record bigger than the buffer's
+ * biggest event is -EINVAL (before 6.7: more than 3 KiB is -EINVAL and
+ * more than 1 KiB is cut to 1 KiB), a refused record -EBADF; the record
+ * has room for "<faulted>", 4 bytes more than the write (ftrace's size),
+ * and those bytes and the padding of the event are zeroed here, so what
+ * `trace` shows of them is known. No trigger sees it, as in ftrace.
+ */
+static ssize_t khist_marker_raw_write(struct file *file,
+				      const char __user *ubuf, size_t cnt,
+				      loff_t *ppos)
+{
+	struct khist_buffer *buf = file->private_data;
+	unsigned int min = KHIST_RAW_FAULTED_LEN + sizeof(u32);
+	struct khist_rec_ctx ctx = { .rbe = NULL };
+	unsigned int size, len;
+	struct khist_event *ev;
+	bool recorded, faulted;
+	char *data, *rec;
+
+	if ((ssize_t)cnt < 0 || cnt < sizeof(u32) || cnt > KHIST_RAW_MAX)
+		return -EINVAL;
+	if (cnt > KHIST_MARKER_CAP)
+		cnt = KHIST_MARKER_CAP;
+	size = khist_raw_data_def.rec_size + max_t(unsigned int, cnt, min);
+	if (size > KHIST_MARKER_EVENT_MAX)
+		return -EINVAL;
+	data = kmalloc(cnt, GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	faulted = copy_from_user(data, ubuf, cnt);
+	preempt_disable_notrace();
+	/* The instance's own raw_data event; freed after a grace period. */
+	ev = READ_ONCE(buf->inst->raw_ev);
+	rec = ev ? khist_rec_reserve_ev(&ctx, ev, size) : NULL;
+	recorded = rec && ctx.rbe;
+	if (rec) {
+		len = ctx.rbe ? ring_buffer_event_length(ctx.rbe) : size;
+		memset(rec + sizeof(struct khist_common_hdr), 0,
+		       len - sizeof(struct khist_common_hdr));
+		if (faulted) {
+			*(u32 *)(rec + sizeof(struct khist_common_hdr)) = -1;
+			memcpy(rec + khist_raw_data_def.rec_size,
+			       KHIST_RAW_FAULTED, KHIST_RAW_FAULTED_LEN);
+		} else {
+			memcpy(rec + sizeof(struct khist_common_hdr), data,
+			       cnt);
+		}
+		khist_rec_commit_quiet(&ctx);
+	}
+	preempt_enable_notrace();
+	kfree(data);
+	if (!recorded)
+		return -EBADF;
+	return faulted ? -EFAULT : cnt;
+}
+
+static const struct file_operations khist_marker_raw_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = khist_marker_raw_write,
+};
+
 /* ---- tracing_on, buffer_size_kb ---- */
 
 static ssize_t khist_on_read(struct file *file, char __user *ubuf, size_t cnt,
@@ -775,6 +845,7 @@ static const struct {
 	{ "trace", KHIST_MODE_WRITE, &khist_trace_fops },
 	{ "trace_pipe", KHIST_MODE_READ, &khist_pipe_fops },
 	{ "trace_marker", KHIST_MODE_WONLY, &khist_marker_fops },
+	{ "trace_marker_raw", KHIST_MODE_WONLY, &khist_marker_raw_fops },
 	{ "tracing_on", KHIST_MODE_WRITE, &khist_on_fops },
 	{ "buffer_size_kb", KHIST_MODE_WRITE, &khist_size_fops },
 	{ "stats", KHIST_MODE_READ, &khist_stats_fops },
