@@ -64,6 +64,26 @@ static void hist_qs_accepted(struct kunit *test)
 	}
 }
 
+/* @cmd must be refused with @code, the caret under the first @at in it. */
+static void qs_expect_refused(struct kunit *test, const char *cmd,
+			      const char *at, int code)
+{
+	struct khist_hist_spec *sp = NULL;
+	struct khist_hist_err err;
+	int ret;
+
+	memset(&err, 0, sizeof(err));
+	ret = khist_hist_compile(cmd, strlen(cmd), &qs_sc, &dist_ops, &sp,
+				 &err);
+	KUNIT_EXPECT_NE(test, ret, 0);
+	if (!ret) {
+		khist_hist_spec_free(sp);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, err.e[0].code, code);
+	KUNIT_EXPECT_EQ(test, err.e[0].pos, strstr(cmd, at) - cmd);
+}
+
 static void hist_qs_refused(struct kunit *test)
 {
 	static const struct {
@@ -82,24 +102,12 @@ static void hist_qs_refused(struct kunit *test)
 	struct khist_hist_spec *sp = NULL;
 	struct khist_hist_err err;
 	unsigned int i;
-	u16 at;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		memset(&err, 0, sizeof(err));
-		ret = khist_hist_compile(bad[i].cmd, strlen(bad[i].cmd), &qs_sc,
-					 &dist_ops, &sp, &err);
-		KUNIT_EXPECT_NE(test, ret, 0);
-		if (!ret) {
-			khist_hist_spec_free(sp);
-			continue;
-		}
-		KUNIT_EXPECT_EQ(test, err.e[0].code,
-				KHIST_HERR_BAD_FIELD_MODIFIER);
-		/* The caret is under the modifier. */
-		at = strstr(bad[i].cmd, bad[i].at) - bad[i].cmd;
-		KUNIT_EXPECT_EQ(test, err.e[0].pos, at);
-	}
+	/* The caret is under the modifier. */
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		qs_expect_refused(test, bad[i].cmd, bad[i].at,
+				  KHIST_HERR_BAD_FIELD_MODIFIER);
 	/* An owner without distributions refuses them (not wired yet). */
 	for (i = 0; i < 2; i++) {
 		static const char *const cmd = "hist:keys=cpu:vals=lat.stats";
@@ -215,19 +223,8 @@ static void hist_qs_sort_figure(struct kunit *test)
 		khist_hist_spec_free(sp2);
 		khist_hist_spec_free(sp);
 	}
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		memset(&err, 0, sizeof(err));
-		ret = khist_hist_compile(bad[i].cmd, strlen(bad[i].cmd), &qs_sc,
-					 &dist_ops, &sp, &err);
-		KUNIT_EXPECT_NE(test, ret, 0);
-		if (!ret) {
-			khist_hist_spec_free(sp);
-			continue;
-		}
-		KUNIT_EXPECT_EQ(test, err.e[0].code, bad[i].code);
-		KUNIT_EXPECT_EQ(test, err.e[0].pos,
-				strstr(bad[i].cmd, bad[i].at) - bad[i].cmd);
-	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		qs_expect_refused(test, bad[i].cmd, bad[i].at, bad[i].code);
 }
 
 /* The sorter orders rows by the figures the caller put in them. */
