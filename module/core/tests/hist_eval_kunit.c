@@ -236,10 +236,12 @@ static void hist_eval_stack(struct kunit *test)
 static void sort_rows(struct kunit *test, const char *cmd, const u64 *k,
 		      const u64 (*s)[2], unsigned int n, unsigned int *order)
 {
-	struct khist_hrow store[16], *rows[16];
+	/* Off the stack (W=1: 1 KiB frames); tests run one at a time. */
+	static struct khist_hrow store[16];
+	static u64 keys[16][2];
+	struct khist_hrow *rows[16];
 	struct khist_hsorter so;
 	struct khist_hist_spec *sp = compile(test, cmd);
-	u64 keys[16][2];
 	unsigned int i;
 
 	khist_hsorter_init(&so, sp);
