@@ -26,6 +26,22 @@ static const struct khist_event_schema qs_sc = {
 /* An owner that keeps distributions (the wired module). */
 static const struct khist_bind_ops dist_ops = { .dists = true };
 
+/* The listing @buf (@n bytes, " [active]\n" included) parses back to itself. */
+static void qs_expect_round_trip(struct kunit *test, const char *buf, int n)
+{
+	static char again[512];
+	struct khist_hist_spec *sp = NULL;
+	struct khist_hist_err err;
+	int ret;
+
+	n -= strlen(" [active]\n");
+	ret = khist_hist_compile(buf, n, &qs_sc, &dist_ops, &sp, &err);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	khist_hist_print(sp, false, again, sizeof(again));
+	KUNIT_EXPECT_STREQ(test, again, buf);
+	khist_hist_spec_free(sp);
+}
+
 static void hist_qs_accepted(struct kunit *test)
 {
 	static const struct {
@@ -39,9 +55,9 @@ static void hist_qs_accepted(struct kunit *test)
 		  "hist:keys=cpu:vals=hitcount,lat.quantiles:sort=lat.quantiles.descending:size=2048 [active]\n",
 		  KHIST_HF_QUANTILES },
 	};
-	struct khist_hist_spec *sp, *sp2;
+	struct khist_hist_spec *sp;
 	struct khist_hist_err err;
-	static char buf[512], buf2[512];
+	static char buf[512];
 	unsigned int i;
 	int ret, n;
 
@@ -53,13 +69,7 @@ static void hist_qs_accepted(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, sp->vals[1]->flags & ok[i].flag);
 		n = khist_hist_print(sp, false, buf, sizeof(buf));
 		KUNIT_EXPECT_STREQ(test, buf, ok[i].listing);
-		/* The listing parses back to itself. */
-		n -= strlen(" [active]\n");
-		ret = khist_hist_compile(buf, n, &qs_sc, &dist_ops, &sp2, &err);
-		KUNIT_ASSERT_EQ(test, ret, 0);
-		khist_hist_print(sp2, false, buf2, sizeof(buf2));
-		KUNIT_EXPECT_STREQ(test, buf2, buf);
-		khist_hist_spec_free(sp2);
+		qs_expect_round_trip(test, buf, n);
 		khist_hist_spec_free(sp);
 	}
 }
@@ -193,8 +203,8 @@ static void hist_qs_sort_figure(struct kunit *test)
 		{ "hist:keys=cpu:vals=lat.stats:sort=hitcount.max", "max",
 		  KHIST_HERR_INVALID_SORT_MODIFIER },
 	};
-	static char buf[512], buf2[512], want[128];
-	struct khist_hist_spec *sp, *sp2;
+	static char buf[512], want[128];
+	struct khist_hist_spec *sp;
 	struct khist_hist_err err;
 	struct khist_hsorter so;
 	unsigned int i, k;
@@ -214,13 +224,7 @@ static void hist_qs_sort_figure(struct kunit *test)
 		n = khist_hist_print(sp, false, buf, sizeof(buf));
 		snprintf(want, sizeof(want), ":sort=%s:size=", ok[i].sort);
 		KUNIT_EXPECT_NOT_NULL(test, strstr(buf, want));
-		/* The listing parses back to itself. */
-		n -= strlen(" [active]\n");
-		ret = khist_hist_compile(buf, n, &qs_sc, &dist_ops, &sp2, &err);
-		KUNIT_ASSERT_EQ(test, ret, 0);
-		khist_hist_print(sp2, false, buf2, sizeof(buf2));
-		KUNIT_EXPECT_STREQ(test, buf2, buf);
-		khist_hist_spec_free(sp2);
+		qs_expect_round_trip(test, buf, n);
 		khist_hist_spec_free(sp);
 	}
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
