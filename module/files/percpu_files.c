@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * percpu_files.c - per_cpu/cpuN/ of an instance: trace_pipe_raw, trace,
- * trace_pipe, stats and buffer_size_kb of one CPU's buffer.
+ * trace_pipe, stats and buffer_size_kb of one CPU's buffer, and
+ * snapshot_raw, the same pages of the CPU's part of the snapshot.
  *
  * khist's buffer is the kernel's ring buffer, so trace_pipe_raw hands out
  * its sub-buffer pages as they are, in the layout events/header_page
@@ -10,6 +11,12 @@
  * An empty CPU blocks the reader, or fails with -EAGAIN under O_NONBLOCK,
  * as ftrace's trace_pipe_raw does; once the file is being closed (->flush)
  * an empty read returns 0.
+ *
+ * snapshot_raw holds snapshots off while it is open, as the `snapshot`
+ * file does (snapshots asked for meanwhile are skipped), so the buffer it
+ * consumes stays the one it opened. It has no poll(), as in ftrace: an
+ * empty one gives -EAGAIN under O_NONBLOCK and otherwise blocks until it
+ * is closed or a signal comes.
  *
  * Pages spliced into a pipe are copies in ordinary pages with the core
  * kernel's own pipe buffer operations: a pipe that outlives the instance,
@@ -27,14 +34,18 @@
 #include "base/instance.h"
 #include "files/files.h"
 #include "buffer/buffer.h"
+#include "buffer/snapshot.h"
 
 /*
- * One open trace_pipe_raw. @lock serialises its readers and guards the
- * rest: @spare is the page read() copies from (@read bytes of it already
- * given), @sspare the page splice() fills, @closed is set by ->flush.
+ * One open trace_pipe_raw or snapshot_raw (@snap: the snapshot buffer,
+ * held for as long as the file is open). @lock serialises its readers and
+ * guards the rest: @spare is the page read() copies from (@read bytes of
+ * it already given), @sspare the page splice() fills, @closed is set by
+ * ->flush.
  */
 struct khist_raw {
 	struct khist_buffer *buf;
+	struct trace_buffer *snap;
 	int cpu;
 	struct mutex lock; /* see above */
 	struct buffer_data_read_page *spare;
@@ -43,12 +54,19 @@ struct khist_raw {
 	bool closed;
 };
 
-static bool khist_raw_empty(struct khist_raw *r)
+/* The buffer the file reads: the instance's, or the held snapshot. */
+static struct trace_buffer *khist_raw_rb(struct khist_raw *r)
 {
-	return ring_buffer_empty_cpu(READ_ONCE(r->buf->rb), r->cpu);
+	return r->snap ?: READ_ONCE(r->buf->rb);
 }
 
-static int khist_raw_open(struct inode *inode, struct file *file)
+static bool khist_raw_empty(struct khist_raw *r)
+{
+	return ring_buffer_empty_cpu(khist_raw_rb(r), r->cpu);
+}
+
+static int khist_raw_open_common(struct inode *inode, struct file *file,
+				 bool snap)
 {
 	struct khist_cpu_file *cf = inode->i_private;
 	struct khist_raw *r;
@@ -58,12 +76,24 @@ static int khist_raw_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	r->buf = cf->buf;
 	r->cpu = cf->cpu;
+	if (snap)
+		r->snap = khist_snapshot_hold_spare(r->buf);
 	/* No page read yet. */
 	r->read = UINT_MAX;
 	mutex_init(&r->lock);
 	file->private_data = r;
 	atomic_inc(&r->buf->waiters);
 	return nonseekable_open(inode, file);
+}
+
+static int khist_raw_open(struct inode *inode, struct file *file)
+{
+	return khist_raw_open_common(inode, file, false);
+}
+
+static int khist_snap_raw_open(struct inode *inode, struct file *file)
+{
+	return khist_raw_open_common(inode, file, true);
 }
 
 static int khist_raw_flush(struct file *file, fl_owner_t id)
@@ -83,10 +113,12 @@ static int khist_raw_release(struct inode *inode, struct file *file)
 	atomic_dec(&buf->waiters);
 	mutex_lock(&buf->read_lock);
 	if (r->spare)
-		khist_rb_free_read_page(buf->rb, r->cpu, r->spare);
+		khist_rb_free_read_page(khist_raw_rb(r), r->cpu, r->spare);
 	if (r->sspare)
-		khist_rb_free_read_page(buf->rb, r->cpu, r->sspare);
+		khist_rb_free_read_page(khist_raw_rb(r), r->cpu, r->sspare);
 	mutex_unlock(&buf->read_lock);
+	if (r->snap)
+		khist_snapshot_unhold(buf);
 	mutex_destroy(&r->lock);
 	kfree(r);
 	return 0;
@@ -107,7 +139,7 @@ static int khist_raw_fill(struct khist_raw *r,
 	int ret;
 
 	mutex_lock(&buf->read_lock);
-	rb = READ_ONCE(buf->rb);
+	rb = khist_raw_rb(r);
 	ret = khist_rb_alloc_read_page(rb, r->cpu, rpp);
 	if (!ret)
 		ret = khist_rb_read_page(rb, rpp, len, r->cpu, full) < 0 ?
@@ -124,8 +156,11 @@ static int khist_raw_fill(struct khist_raw *r,
  */
 static bool khist_raw_half_full(struct khist_raw *r)
 {
-	struct trace_buffer *rb = READ_ONCE(r->buf->rb);
+	struct trace_buffer *rb = khist_raw_rb(r);
 
+	/* A snapshot's reader waits for any data, as in ftrace. */
+	if (r->snap)
+		return !khist_raw_empty(r);
 	return !READ_ONCE(r->buf->on) ||
 	       ring_buffer_bytes_cpu(rb, r->cpu) * 2 >=
 		       ring_buffer_size(rb, r->cpu);
@@ -279,7 +314,7 @@ again:
 	if (ret)
 		return ret;
 	/* Tracing off: nothing more will come. */
-	if (!READ_ONCE(r->buf->on))
+	if (!r->snap && !READ_ONCE(r->buf->on))
 		return 0;
 	woken = true;
 	goto again;
@@ -301,6 +336,15 @@ static const struct file_operations khist_raw_fops = {
 	.read = khist_raw_read,
 	.splice_read = khist_raw_splice_read,
 	.poll = khist_raw_poll,
+	.flush = khist_raw_flush,
+	.release = khist_raw_release,
+};
+
+static const struct file_operations khist_snap_raw_fops = {
+	.owner = THIS_MODULE,
+	.open = khist_snap_raw_open,
+	.read = khist_raw_read,
+	.splice_read = khist_raw_splice_read,
 	.flush = khist_raw_flush,
 	.release = khist_raw_release,
 };
@@ -393,6 +437,7 @@ static const struct {
 	{ "trace_pipe", KHIST_MODE_READ, &khist_pipe_percpu_fops },
 	{ "stats", KHIST_MODE_READ, &khist_cpu_stats_fops },
 	{ "buffer_size_kb", KHIST_MODE_READ, &khist_cpu_size_fops },
+	{ "snapshot_raw", KHIST_MODE_READ, &khist_snap_raw_fops },
 };
 
 static void khist_percpu_file_release(void *data)
