@@ -68,6 +68,11 @@ struct khist_print_ctx {
 #define KHIST_EVF_NO_NAME 0x2
 /* `format` shows a fixed array field as name[], without its length. */
 #define KHIST_EVF_ARRAY_NOLEN 0x4
+/*
+ * No `filter`, `trigger` or `id` file, as ftrace's internal events that
+ * cannot be registered (ftrace/raw_data): `format` and `hist` only.
+ */
+#define KHIST_EVF_NO_TRIGGERS 0x8
 
 /**
  * struct khist_event_def - static description of one event

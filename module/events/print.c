@@ -75,7 +75,8 @@ struct khist_event_def khist_raw_data_def = {
 	.print = khist_raw_data_print,
 	.reg = khist_print_reg,
 	.fixed_id = 18,
-	.flags = KHIST_EVF_IGNORE_ENABLE | KHIST_EVF_NO_NAME,
+	.flags = KHIST_EVF_IGNORE_ENABLE | KHIST_EVF_NO_NAME |
+		 KHIST_EVF_NO_TRIGGERS,
 };
 
 /* Write @text into the instance's buffer as an ftrace/print record. */

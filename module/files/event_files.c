@@ -521,6 +521,11 @@ static int khist_event_files_create(struct khist_event *ev)
 		if (files[i].fops == &khist_enable_fops &&
 		    (ev->def->flags & KHIST_EVF_IGNORE_ENABLE))
 			continue;
+		if ((files[i].fops == &khist_filter_fops ||
+		     files[i].fops == &khist_trigger_fops ||
+		     files[i].fops == &khist_id_fops) &&
+		    (ev->def->flags & KHIST_EVF_NO_TRIGGERS))
+			continue;
 		node = khist_fs_create_file(ev->dir, files[i].name,
 					    files[i].mode, files[i].fops, ev);
 		if (IS_ERR(node))
