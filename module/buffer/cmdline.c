@@ -15,6 +15,7 @@
 #include <linux/vmalloc.h>
 #include "base/instance.h"
 #include "buffer/buffer.h"
+#include "mem/fault.h"
 #include "mem/mem.h"
 
 /*
@@ -343,7 +344,9 @@ int khist_comm_resize(unsigned int n)
 	ret = khist_mem_charge(size);
 	if (ret)
 		return ret;
-	t = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	t = khist_should_fail(GFP_KERNEL_ACCOUNT) ?
+		    NULL :
+		    kvzalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!t) {
 		khist_mem_uncharge(size);
 		return -ENOMEM;
