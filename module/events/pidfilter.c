@@ -12,7 +12,9 @@
  * is set for the switch from the two tasks (before khist's own probe of
  * sched_switch runs) and for a wakeup from the wakee, then set back.
  * With options/event-fork, the children of a listed task join its list
- * when they are forked, and listed tasks leave it when they are freed.
+ * when they are forked, and listed tasks leave it when they are freed; a
+ * list that loses its last task stays set, empty: set_event_pid then
+ * filters every task out, as in ftrace.
  */
 #include <linux/ctype.h>
 #include <linux/kstrtox.h>
@@ -172,8 +174,6 @@ static void khist_pidf_update(struct khist_pidf *pf, enum khist_pids_kind kind,
 	old = rcu_dereference_sched(pf->list[kind]);
 	if (!old || khist_pids_has(old, pid) == add)
 		return;
-	if (!add && old->nr == 1)
-		return; /* an empty list would filter nothing */
 	nr = old->nr;
 	l = khist_pids_alloc(add ? nr + 1 : nr - 1, GFP_ATOMIC);
 	if (!l)
