@@ -30,7 +30,7 @@
 #include "events/pidfilter.h"
 
 /* The biggest pid a list takes; a bigger one fails with -EPERM. */
-#define KHIST_PID_LIMIT (1U << 30)
+#define KHIST_PID_LIMIT BIT(30)
 /* The longest pid token taken, as ftrace's parser. */
 #define KHIST_PID_TOKEN_MAX 127
 
@@ -102,7 +102,8 @@ static bool khist_pids_has(const struct khist_pids *l, pid_t pid)
 /* Is @t filtered out: not in a set set_event_pid, or in the notrace list? */
 static bool khist_pidf_skip(struct khist_pidf *pf, struct task_struct *t)
 {
-	struct khist_pids *in = rcu_dereference_sched(pf->list[KHIST_PIDS_TRACE]);
+	struct khist_pids *in =
+		rcu_dereference_sched(pf->list[KHIST_PIDS_TRACE]);
 	struct khist_pids *out =
 		rcu_dereference_sched(pf->list[KHIST_PIDS_NOTRACE]);
 
@@ -116,7 +117,8 @@ static void khist_pidf_switch_pre(void *data, bool preempt,
 				  unsigned int prev_state)
 {
 	struct khist_pidf *pf = data;
-	struct khist_pids *in = rcu_dereference_sched(pf->list[KHIST_PIDS_TRACE]);
+	struct khist_pids *in =
+		rcu_dereference_sched(pf->list[KHIST_PIDS_TRACE]);
 	struct khist_pids *out =
 		rcu_dereference_sched(pf->list[KHIST_PIDS_NOTRACE]);
 	bool skip;
@@ -248,14 +250,17 @@ static const struct {
 	{ "sched_process_free", khist_pidf_free_task, INT_MAX, true },
 };
 
+/* The tracepoints of khist_pidf_probes, looked up once. */
 static struct tracepoint *khist_pidf_tps[ARRAY_SIZE(khist_pidf_probes)];
+static DEFINE_MUTEX(khist_pidf_tps_mutex);
 
 static void khist_pidf_tp_match(struct tracepoint *tp, void *priv)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(khist_pidf_probes); i++)
-		if (!khist_pidf_tps[i] && !strcmp(tp->name, khist_pidf_probes[i].tp))
+		if (!khist_pidf_tps[i] &&
+		    !strcmp(tp->name, khist_pidf_probes[i].tp))
 			khist_pidf_tps[i] = tp;
 }
 
@@ -282,17 +287,21 @@ static int khist_pidf_register(struct khist_pidf *pf)
 	unsigned int i;
 	int ret;
 
+	mutex_lock(&khist_pidf_tps_mutex);
 	if (!khist_pidf_tps[0])
 		for_each_kernel_tracepoint(khist_pidf_tp_match, NULL);
+	mutex_unlock(&khist_pidf_tps_mutex);
 	for (i = 0; i < ARRAY_SIZE(khist_pidf_probes); i++) {
+		struct tracepoint *tp = khist_pidf_tps[i];
+		void *probe = khist_pidf_probes[i].probe;
+		int prio = khist_pidf_probes[i].prio;
+
 		if (!khist_pidf_probe_used(i))
 			continue;
 		ret = -ENOENT;
-		if (khist_pidf_tps[i])
-			ret = tracepoint_probe_register_prio(khist_pidf_tps[i],
-							     khist_pidf_probes[i].probe,
-							     pf,
-							     khist_pidf_probes[i].prio);
+		if (tp)
+			ret = tracepoint_probe_register_prio(tp, probe, pf,
+							     prio);
 		if (ret) {
 			khist_pidf_unregister(pf, i);
 			tracepoint_synchronize_unregister();
@@ -421,15 +430,15 @@ static unsigned int khist_pid_tokens(const char *s)
  * Return: 0 or -errno (-ENODEV once the instance is removed, -ENOMEM or
  * -ENOSPC when the new list cannot be allocated).
  */
-ssize_t khist_pidf_write(struct khist_instance *inst,
-			 enum khist_pids_kind kind, char *text)
+int khist_pidf_write(struct khist_instance *inst, enum khist_pids_kind kind,
+		     char *text)
 {
 	struct khist_pidf *pf = inst->pidf;
 	unsigned int nr_old, nr_new, n = 0;
 	struct khist_pids *old, *l;
 	unsigned long val;
 	char *s = text, *tok;
-	ssize_t ret;
+	int ret;
 
 	mutex_lock(&pf->mutex);
 	ret = -ENODEV;
@@ -531,8 +540,7 @@ int khist_pidf_create(struct khist_instance *inst)
 	pf = khist_kzalloc(sizeof(*pf), GFP_KERNEL);
 	if (!pf)
 		goto fail;
-	pf->ignore = khist_should_fail(GFP_KERNEL) ? NULL :
-						     alloc_percpu(bool);
+	pf->ignore = khist_should_fail(GFP_KERNEL) ? NULL : alloc_percpu(bool);
 	if (!pf->ignore) {
 		kfree(pf);
 		goto fail;

@@ -59,7 +59,8 @@ DECLARE_STATIC_KEY_FALSE(khist_pidf_key);
  * Context: any (NMI included), preemption disabled.
  * Return: true when the record must not be built for @inst.
  */
-static __always_inline bool khist_pidf_ignored(const struct khist_instance *inst)
+static __always_inline bool
+khist_pidf_ignored(const struct khist_instance *inst)
 {
 	struct khist_pidf *pf;
 
@@ -73,8 +74,8 @@ int khist_pidf_create(struct khist_instance *inst);
 void khist_pidf_destroy(struct khist_instance *inst);
 void khist_pidf_free(struct khist_instance *inst);
 int khist_pidf_clear(struct khist_instance *inst, enum khist_pids_kind kind);
-ssize_t khist_pidf_write(struct khist_instance *inst,
-			 enum khist_pids_kind kind, char *text);
+int khist_pidf_write(struct khist_instance *inst, enum khist_pids_kind kind,
+		     char *text);
 void khist_pidf_show(struct seq_file *m, struct khist_instance *inst,
 		     enum khist_pids_kind kind);
 

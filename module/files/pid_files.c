@@ -29,7 +29,8 @@ static const struct {
 static enum khist_pids_kind khist_pid_file_kind(const struct file *file)
 {
 	return strcmp(file->f_path.dentry->d_name.name, "set_event_pid") ?
-		       KHIST_PIDS_NOTRACE : KHIST_PIDS_TRACE;
+		       KHIST_PIDS_NOTRACE :
+		       KHIST_PIDS_TRACE;
 }
 
 static int khist_pid_file_seq(struct seq_file *m, void *v)
@@ -115,9 +116,11 @@ void khist_pid_files_remove(struct khist_instance *inst)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(khist_pid_files); i++)
-		khist_fs_remove(khist_fs_lookup(inst->dir,
-						khist_pid_files[i].name));
+	for (i = 0; i < ARRAY_SIZE(khist_pid_files); i++) {
+		const char *name = khist_pid_files[i].name;
+
+		khist_fs_remove(khist_fs_lookup(inst->dir, name));
+	}
 	khist_pidf_destroy(inst);
 }
 
