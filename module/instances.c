@@ -19,6 +19,7 @@
 #include "mem/mem.h"
 #include "buffer/buffer.h"
 #include "events/events.h"
+#include "events/pidfilter.h"
 #include "instances.h"
 
 /* Serialises mkdir and rmdir of instances. */
@@ -27,6 +28,7 @@ static DEFINE_MUTEX(khist_instance_mutex);
 /* The parts above base/ that the last reference frees. */
 static void khist_instance_release_parts(struct khist_instance *inst)
 {
+	khist_pidf_free(inst);
 	khist_ringbuf_free(inst);
 }
 

@@ -25,6 +25,7 @@
 struct khist_buffer;
 struct khist_event;
 struct khist_instance;
+struct khist_pidf;
 
 /**
  * enum khist_option - the trace options khist honours (bits of
@@ -37,6 +38,9 @@ struct khist_instance;
  *                            reader closes it (on by default, as in ftrace)
  * @KHIST_OPT_STACKTRACE:     a stack trace record follows every event
  *                            record (ftrace/kernel_stack)
+ * @KHIST_OPT_EVENT_FORK:     the children of a task in set_event_pid or
+ *                            set_event_notrace_pid join it at fork, and
+ *                            every listed task leaves it when it is freed
  * @KHIST_NR_OPTIONS:         number of options
  */
 enum khist_option {
@@ -44,6 +48,7 @@ enum khist_option {
 	KHIST_OPT_RECORD_TGID,
 	KHIST_OPT_PAUSE_ON_TRACE,
 	KHIST_OPT_STACKTRACE,
+	KHIST_OPT_EVENT_FORK,
 	KHIST_NR_OPTIONS,
 };
 
@@ -75,6 +80,7 @@ struct khist_instance_ops {
  * @errlog:       the last rejected commands, shown in error_log
  * @options:      trace options (bits of enum khist_option)
  * @ops:          the orchestrator's callbacks
+ * @pidf:         its task filter (events/pidfilter.c), NULL until made
  */
 struct khist_instance {
 	const char *name;
@@ -91,6 +97,7 @@ struct khist_instance {
 	struct khist_errlog errlog;
 	unsigned long options;
 	const struct khist_instance_ops *ops;
+	struct khist_pidf *pidf;
 };
 
 extern struct khist_instance *khist_top;

@@ -28,6 +28,7 @@
 #include "events/events.h"
 #include "events/evfilter.h"
 #include "events/hooks.h"
+#include "events/pidfilter.h"
 
 #define KHIST_SCRATCH_LEVELS 4
 #define KHIST_SCRATCH_SLOT PAGE_SIZE
@@ -191,9 +192,13 @@ static noinline void khist_rec_fast_miss(struct khist_event *ev)
  */
 void khist_rec_fast(struct khist_event *ev)
 {
-	/* Pairs with the release in trigger.c. */
-	struct khist_trigger *t = smp_load_acquire(&ev->fast);
+	struct khist_trigger *t;
 
+	/* set_event_pid: the task's events do not feed the hists either. */
+	if (khist_pidf_ignored(ev->inst))
+		return;
+	/* Pairs with the release in trigger.c. */
+	t = smp_load_acquire(&ev->fast);
 	if (likely(t) && khist_triggers_fast(t))
 		return;
 	khist_rec_fast_miss(ev);
@@ -415,7 +420,7 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 		return NULL;
 	if (unlikely(READ_ONCE(top->nr_multi)))
 		return khist_rec_reserve_multi(ctx, top, size);
-	if (!READ_ONCE(top->attached))
+	if (!READ_ONCE(top->attached) || khist_pidf_ignored(top->inst))
 		return NULL;
 	return khist_rec_reserve_one(ctx, top, size);
 }
@@ -463,7 +468,7 @@ static void khist_rec_deliver(struct khist_event *ev, struct khist_rec_ctx *ctx)
 	struct khist_filter *filter;
 	struct trace_buffer *rb = NULL;
 
-	if (!READ_ONCE(ev->attached))
+	if (!READ_ONCE(ev->attached) || khist_pidf_ignored(ev->inst))
 		return;
 	/*
 	 * Whether and where it is recorded is decided before the triggers

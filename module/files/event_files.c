@@ -948,11 +948,13 @@ static void khist_events_top_files_remove(struct khist_instance *inst)
 		khist_fs_remove(khist_fs_lookup(inst->events_dir, ev_files[i]));
 	khist_fs_remove(khist_fs_lookup(inst->dir, "available_events"));
 	khist_fs_remove(khist_fs_lookup(inst->dir, "set_event"));
+	khist_pid_files_remove(inst);
 }
 
 /**
  * khist_events_top_files_create() - events/enable, events/header_page,
- * events/header_event, available_events and set_event
+ * events/header_event, available_events, set_event, set_event_pid and
+ * set_event_notrace_pid
  * @inst: the instance
  *
  * Context: process context.
@@ -980,6 +982,7 @@ static int khist_events_top_files_create(struct khist_instance *inst)
 	};
 	struct khist_node *n, *dir;
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		if (files[i].top_only && *inst->name)
@@ -994,7 +997,10 @@ static int khist_events_top_files_create(struct khist_instance *inst)
 		khist_instance_get(inst);
 		khist_fs_set_release(n, khist_instance_node_release);
 	}
-	return 0;
+	ret = khist_pid_files_create(inst);
+	if (ret)
+		khist_events_top_files_remove(inst);
+	return ret;
 }
 
 static const struct khist_events_listener khist_event_files_listener = {

@@ -23,6 +23,8 @@ int khist_conform_init(struct khist_instance *inst);
 void khist_conform_exit(struct khist_instance *inst);
 int khist_options_create(struct khist_instance *inst);
 void khist_options_remove(struct khist_instance *inst);
+int khist_pid_files_create(struct khist_instance *inst);
+void khist_pid_files_remove(struct khist_instance *inst);
 const char *khist_trace_clock_name(const struct khist_instance *inst);
 
 /* README (readme.c) and error_log (error_log.c). */

@@ -23,6 +23,7 @@ static const struct {
 	[KHIST_OPT_RECORD_TGID] = { "record-tgid", false },
 	[KHIST_OPT_PAUSE_ON_TRACE] = { "pause-on-trace", true },
 	[KHIST_OPT_STACKTRACE] = { "stacktrace", false },
+	[KHIST_OPT_EVENT_FORK] = { "event-fork", false },
 };
 
 /* The data of an options/<name> file. */
