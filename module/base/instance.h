@@ -41,6 +41,8 @@ struct khist_pidf;
  * @KHIST_OPT_EVENT_FORK:     the children of a task in set_event_pid or
  *                            set_event_notrace_pid join it at fork, and
  *                            every listed task leaves it when it is freed
+ * @KHIST_OPT_MARKERS:        trace_marker and trace_marker_raw take writes
+ *                            (on by default; off, they fail with EINVAL)
  * @KHIST_NR_OPTIONS:         number of options
  */
 enum khist_option {
@@ -49,6 +51,7 @@ enum khist_option {
 	KHIST_OPT_PAUSE_ON_TRACE,
 	KHIST_OPT_STACKTRACE,
 	KHIST_OPT_EVENT_FORK,
+	KHIST_OPT_MARKERS,
 	KHIST_NR_OPTIONS,
 };
 

@@ -24,6 +24,7 @@ static const struct {
 	[KHIST_OPT_PAUSE_ON_TRACE] = { "pause-on-trace", true },
 	[KHIST_OPT_STACKTRACE] = { "stacktrace", false },
 	[KHIST_OPT_EVENT_FORK] = { "event-fork", false },
+	[KHIST_OPT_MARKERS] = { "markers", true },
 };
 
 /* The data of an options/<name> file. */

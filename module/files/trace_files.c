@@ -572,6 +572,9 @@ static ssize_t khist_marker_write(struct file *file, const char __user *ubuf,
 	char *text, *rec;
 	bool recorded;
 
+	/* options/markers off: refused, as in ftrace. */
+	if (!khist_option_get(buf->inst, KHIST_OPT_MARKERS))
+		return -EINVAL;
 	if ((ssize_t)cnt < 0)
 		return -EINVAL;
 	if (!cnt)
@@ -641,6 +644,8 @@ static ssize_t khist_marker_raw_write(struct file *file,
 	bool recorded, faulted;
 	char *data, *rec;
 
+	if (!khist_option_get(buf->inst, KHIST_OPT_MARKERS))
+		return -EINVAL;
 	if ((ssize_t)cnt < 0 || cnt < sizeof(u32) || cnt > KHIST_RAW_MAX)
 		return -EINVAL;
 	if (cnt > KHIST_MARKER_CAP)
