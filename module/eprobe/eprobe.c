@@ -47,6 +47,7 @@ static struct khist_trigger_type khist_ep_trigger_type = {
 	.name = "eprobe",
 	.tail = true,
 	.hidden = true,
+	.cond = true,
 	.call = khist_ep_hit,
 	.unlink = khist_ep_trig_unlink,
 	.free = khist_ep_trig_free,

@@ -58,6 +58,13 @@ bool khist_triggers_fast(struct khist_trigger *fast);
 void khist_triggers_fast_rec(struct khist_trigger *fast, void *rec,
 			     unsigned int size);
 /*
+ * A hit of @ev, which has triggers, by a task that set_event_pid filters
+ * out: its unconditional triggers fire if it has only such ones (@rec is
+ * a header). Any context (NMI included), preemption disabled.
+ */
+void khist_triggers_call_uncond(struct khist_event *ev, void *rec,
+				unsigned int size);
+/*
  * A hit of @ev, which has triggers, that no record could be built for:
  * each of its hists counts it as lost (shown in its Totals). Any context
  * (NMI included), preemption disabled.

@@ -179,6 +179,22 @@ static noinline void khist_rec_fast_miss(struct khist_event *ev)
 	khist_rec_hdr_only(ev, reads);
 }
 
+/*
+ * set_event_pid filters the task out of @ev's instance: nothing is
+ * recorded, but unconditional triggers still fire (6.12's order), on a
+ * header built on the stack.
+ */
+static noinline __no_stack_protector void
+khist_rec_pid_ignored(struct khist_event *ev)
+{
+	struct khist_common_hdr hdr;
+
+	if (!READ_ONCE(ev->has_triggers))
+		return;
+	khist_hdr_for(&hdr, ev->schema.id, 0);
+	khist_triggers_call_uncond(ev, &hdr, sizeof(hdr));
+}
+
 /**
  * khist_rec_fast() - one hit of an event that is only counted
  * @ev: def->fast (see khist_rec_counted())
@@ -420,8 +436,12 @@ void *khist_rec_reserve(struct khist_rec_ctx *ctx, struct khist_event_def *def,
 		return NULL;
 	if (unlikely(READ_ONCE(top->nr_multi)))
 		return khist_rec_reserve_multi(ctx, top, size);
-	if (!READ_ONCE(top->attached) || khist_pidf_ignored(top->inst))
+	if (!READ_ONCE(top->attached))
 		return NULL;
+	if (khist_pidf_ignored(top->inst)) {
+		khist_rec_pid_ignored(top);
+		return NULL;
+	}
 	return khist_rec_reserve_one(ctx, top, size);
 }
 EXPORT_SYMBOL_GPL(khist_rec_reserve);
@@ -468,8 +488,12 @@ static void khist_rec_deliver(struct khist_event *ev, struct khist_rec_ctx *ctx)
 	struct khist_filter *filter;
 	struct trace_buffer *rb = NULL;
 
-	if (!READ_ONCE(ev->attached) || khist_pidf_ignored(ev->inst))
+	if (!READ_ONCE(ev->attached))
 		return;
+	if (khist_pidf_ignored(ev->inst)) {
+		khist_rec_pid_ignored(ev);
+		return;
+	}
 	/*
 	 * Whether and where it is recorded is decided before the triggers
 	 * run, as if it had been reserved (see khist_rec_reserve_ev()): a

@@ -659,6 +659,7 @@ static void khist_hist_lost(struct khist_trigger *t)
 struct khist_trigger_type khist_hist_type = {
 	.name = "hist",
 	.tail = true,
+	.cond = true,
 	.parse = khist_hist_cmd_parse,
 	.call = khist_hist_call,
 	.reads = khist_hist_reads,

@@ -87,7 +87,7 @@ struct khist_cmd_type khist_traceon_cmd = {
 };
 
 struct khist_cmd_type khist_traceoff_cmd = {
-	.type = { .name = "traceoff", KHIST_CMD_OPS },
+	.type = { .name = "traceoff", KHIST_CMD_OPS, .cond = true },
 	.group = KHIST_GRP_ONOFF,
 	.done = khist_traceoff_done,
 	.fire = khist_traceoff_fire,
@@ -101,7 +101,7 @@ struct khist_cmd_type khist_snapshot_cmd = {
 };
 
 struct khist_cmd_type khist_stacktrace_cmd = {
-	.type = { .name = "stacktrace", KHIST_CMD_OPS },
+	.type = { .name = "stacktrace", KHIST_CMD_OPS, .cond = true },
 	.group = KHIST_GRP_STACK,
 	.fire = khist_stacktrace_fire,
 };

@@ -344,6 +344,38 @@ void khist_triggers_call(struct khist_event *ev, void *rec, unsigned int size)
 }
 
 /**
+ * khist_triggers_call_uncond() - a hit by a task that set_event_pid
+ * filters out of the event's instance
+ * @ev:   the event (it has triggers)
+ * @rec:  a record of the common header only
+ * @size: its size
+ *
+ * As in ftrace, triggers that fire without the record (no filter, a type
+ * without ->cond: traceon, snapshot, enable_event, ...) fire before the
+ * task is looked at, but only while every trigger of the event is such a
+ * one; otherwise none fires. None of them reads more than the header.
+ *
+ * Context: any, NMI included, preemption disabled.
+ */
+void khist_triggers_call_uncond(struct khist_event *ev, void *rec,
+				unsigned int size)
+{
+	struct khist_ev_triggers *et;
+	struct khist_trigger *t;
+
+	/* Pairs with the release in khist_ev_triggers_get(). */
+	et = smp_load_acquire(&ev->trigger_data);
+	if (!et)
+		return;
+	list_for_each_entry_rcu(t, &et->list, list)
+		if (t->filter || t->type->cond)
+			return;
+	list_for_each_entry_rcu(t, &et->list, list)
+		if (!READ_ONCE(t->paused))
+			t->type->call(t, rec, size, 0);
+}
+
+/**
  * khist_triggers_lost() - a hit of an event that its triggers never saw
  * @ev: the event (it has triggers)
  *

@@ -33,6 +33,11 @@ struct khist_trigger;
  * @hidden: not listed in the `trigger` file, which shows the available
  *          commands while only hidden triggers are on the event (event
  *          probes; such a type is not registered)
+ * @cond:   it reads the record (hist, event probes) or must come after
+ *          it is written (traceoff, stacktrace): as in ftrace, while an
+ *          event has such a trigger or a filtered one, none of its
+ *          triggers fires for a task that set_event_pid filters out
+ *          (khist_triggers_call_uncond())
  * @parse:  handle one write: @glob is the command word as written (with
  *          its '!' for removal), @param what follows it (may be NULL) and
  *          @text the whole command. Process context, khist_event_mutex
@@ -62,6 +67,7 @@ struct khist_trigger_type {
 	const char *name;
 	bool tail;
 	bool hidden;
+	bool cond;
 	int (*parse)(struct khist_event *ev, const char *glob, char *param,
 		     const char *text);
 	void (*call)(struct khist_trigger *t, void *rec, unsigned int size,
