@@ -261,8 +261,9 @@ static void khist_hist_free(struct khist_trigger *t)
 
 /*
  * @ht, which created its data, goes: the data's inter-event state stops
- * now (snapshot claim, hidden hists, its place among the referrers), even
- * if other triggers of its name= keep the data; it is freed with @ht.
+ * now (snapshot claim, its place among the referrers), even if other
+ * triggers of its name= keep the data; it is freed with @ht. Its hidden
+ * hists are the caller's to remove (khist_inter_hidden_remove()).
  */
 static struct khist_inter *
 khist_hist_inter_detach(struct khist_hist_trigger *ht)
@@ -274,7 +275,7 @@ khist_hist_inter_detach(struct khist_hist_trigger *ht)
 	in = ht->hd->inter;
 	/* Hits that still see it run it until the grace period is over. */
 	WRITE_ONCE(ht->hd->inter, NULL);
-	khist_inter_unlink(in);
+	khist_inter_unlist(in);
 	return in;
 }
 
@@ -297,6 +298,12 @@ static void khist_hist_unlink(struct khist_trigger *t)
 		ht->last = true;
 	}
 	mutex_unlock(&hd->show_lock);
+	/*
+	 * The hidden hists sit on other events, and removing one takes its
+	 * own data's show_lock: never nest it inside @hd's.
+	 */
+	if (ht->inter)
+		khist_inter_hidden_remove(ht->inter);
 }
 
 static void khist_hist_remove(struct khist_hist_trigger *ht)
@@ -411,7 +418,11 @@ static void khist_hist_drop_new(struct khist_hist_trigger *ht)
 		ht->inter = NULL;
 	}
 	if (hd) {
-		khist_inter_free(khist_hist_inter_detach(ht));
+		struct khist_inter *in = khist_hist_inter_detach(ht);
+
+		if (in)
+			khist_inter_hidden_remove(in);
+		khist_inter_free(in);
 		if (khist_hist_data_unuse(hd, ht)) {
 			khist_inter_data_gone(hd);
 			if (hd->spec == ht->spec)

@@ -175,22 +175,41 @@ bool khist_inter_is_referenced(struct khist_hist_data *hd)
 }
 
 /**
- * khist_inter_unlink() - the trigger that created the state goes
+ * khist_inter_unlist() - the trigger that created the state goes; its
+ * hidden hists stay for now
  * @in: the state (may be NULL)
  *
  * Takes the state off the list (it no longer counts as a referrer and
- * is never marked dead again), gives up the instance's snapshot and
- * removes this trigger's hidden hists. Probes may still run it until a
- * grace period has passed; khist_inter_free() comes after that.
+ * is never marked dead again) and gives up the instance's snapshot.
+ * Takes no hist data's show_lock, so it may run under one; the caller
+ * removes the hidden hists later (khist_inter_hidden_remove()).
  *
  * Context: process context, khist_event_mutex held.
  */
-void khist_inter_unlink(struct khist_inter *in)
+void khist_inter_unlist(struct khist_inter *in)
 {
 	if (!in)
 		return;
 	khist_inter_snap_unclaim(in);
 	list_del_init(&in->list);
+}
+
+/**
+ * khist_inter_unlink() - the trigger that created the state goes
+ * @in: the state (may be NULL)
+ *
+ * khist_inter_unlist(), then removes this trigger's hidden hists. Probes
+ * may still run the state until a grace period has passed;
+ * khist_inter_free() comes after that.
+ *
+ * Context: process context, khist_event_mutex held, no hist data's
+ * show_lock held (removing a hidden hist takes its own).
+ */
+void khist_inter_unlink(struct khist_inter *in)
+{
+	if (!in)
+		return;
+	khist_inter_unlist(in);
 	khist_inter_hidden_remove(in);
 }
 

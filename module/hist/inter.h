@@ -320,6 +320,7 @@ void khist_inter_print_snapshot(struct seq_file *m, struct khist_hist_data *hd);
 int khist_inter_create(struct khist_event *ev, struct khist_hist_trigger *ht,
 		       const char *ecmd, struct khist_inter **out);
 void khist_inter_register(struct khist_inter *in, struct khist_hist_data *hd);
+void khist_inter_unlist(struct khist_inter *in);
 void khist_inter_unlink(struct khist_inter *in);
 void khist_inter_data_gone(struct khist_hist_data *hd);
 void khist_inter_free(struct khist_inter *in);
