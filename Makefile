@@ -68,6 +68,7 @@ module modules:
 	@echo "khist: building for $(MOD_REL): $(WHY)"
 	@sh selftests/vm/linktree.sh $(CURDIR) $(MODDIR)
 	@sh tools/tpgen/module.sh $(KDIR) $(MODDIR)/tpgen
+	@sh tools/tpgen/syscalls.sh $(KDIR) $(MODDIR)/scgen
 	$(MAKE) -C $(KDIR) M=$(MODDIR) $(if $(filter 1 y yes,$(TESTMODS)),KHIST_TESTMODS=y) \
 		$(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 	@ln -sf $(MODDIR)/khist.ko khist.ko

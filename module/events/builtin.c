@@ -3,7 +3,8 @@
  * builtin.c - the events khist.ko provides: probes on the kernel's sched,
  * irq, timer, kmem and raw_syscalls tracepoints (generated from ev_*.h by
  * the macros of include/khist/, each probe checked at compile time against
- * the tracepoint's prototype), the syscalls events and ftrace/print.
+ * the tracepoint's prototype), the syscalls events (syscalls.c) and
+ * ftrace/print.
  */
 #include <linux/binfmts.h>
 #include <linux/hrtimer.h>
@@ -148,6 +149,41 @@ static void khist_evaluated_free(void)
 	}
 }
 
+/* The syscall events (a table of the target kernel's, see syscalls.c). */
+static struct khist_event_def **khist_sc_defs;
+static unsigned int khist_nr_sc;
+
+static int khist_syscalls_register(void)
+{
+	unsigned int n = khist_syscall_defs(NULL, 0);
+	int ret;
+
+	if (!n)
+		return 0;
+	khist_sc_defs = kcalloc(n, sizeof(*khist_sc_defs), GFP_KERNEL);
+	if (!khist_sc_defs)
+		return -ENOMEM;
+	khist_syscall_defs(khist_sc_defs, n);
+	ret = khist_events_register(khist_sc_defs, n);
+	if (ret) {
+		kfree(khist_sc_defs);
+		khist_sc_defs = NULL;
+		return ret;
+	}
+	khist_nr_sc = n;
+	return 0;
+}
+
+static void khist_syscalls_unregister(void)
+{
+	if (!khist_sc_defs)
+		return;
+	khist_events_unregister(khist_sc_defs, khist_nr_sc);
+	khist_nr_sc = 0;
+	kfree(khist_sc_defs);
+	khist_sc_defs = NULL;
+}
+
 /**
  * khist_builtin_register() - register the built-in events
  *
@@ -159,7 +195,7 @@ int khist_builtin_register(void)
 	unsigned int (*const lists[])(struct khist_event_def **,
 				      unsigned int) = {
 		khist_sched_defs, khist_irq_defs,	   khist_timer_defs,
-		khist_kmem_defs,  khist_raw_syscalls_defs, khist_syscall_defs,
+		khist_kmem_defs,  khist_raw_syscalls_defs,
 	};
 	unsigned int i, n = 0;
 	int ret;
@@ -187,6 +223,8 @@ int khist_builtin_register(void)
 	mutex_lock(&khist_event_mutex);
 	ret = khist_event_set_enabled(khist_print_def.ev, true, false);
 	mutex_unlock(&khist_event_mutex);
+	if (!ret)
+		ret = khist_syscalls_register();
 	/* The generated events, but for the names registered above. */
 	if (!ret)
 		ret = khist_tpreg_register();
@@ -203,6 +241,7 @@ int khist_builtin_register(void)
 void khist_builtin_unregister(void)
 {
 	khist_tpreg_unregister();
+	khist_syscalls_unregister();
 	khist_events_unregister(khist_builtin, khist_nr_builtin);
 	khist_nr_builtin = 0;
 	khist_evaluated_free();

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscalls.c - syscalls:sys_enter_<name> / sys_exit_<name> for a few
- * system calls, built on the raw sys_enter / sys_exit tracepoints: one
- * shared probe per direction, attached while any of these events is, picks
- * the events of the syscall number it sees. Records, format files and
- * output follow ftrace's syscall events: every argument is an unsigned
- * long slot whatever its C type.
+ * syscalls.c - syscalls:sys_enter_<name> / sys_exit_<name> for every
+ * system call of the target kernel's table (generated at build time, see
+ * tools/tpgen/syscalls.sh), built on the raw sys_enter / sys_exit
+ * tracepoints: one shared probe per direction, attached while any of
+ * these events is, finds the events of the syscall number it sees by
+ * index. Records, format files and output follow ftrace's syscall events:
+ * every argument is an unsigned long slot whatever its C type.
  */
 #include <linux/compat.h>
 #include <linux/ptrace.h>
@@ -48,11 +49,11 @@ struct khist_syscall {
 	const char *name;
 	unsigned int nargs;
 	const char *const *argn;
-	struct khist_field_desc *fields;
+	const struct khist_field_desc *fields;
 	unsigned int nr_fields;
 	const char *print_fmt;
-	char enter_name[32];
-	char exit_name[32];
+	const char *enter_name;
+	const char *exit_name;
 	struct khist_event_def enter;
 	struct khist_event_def exit;
 };
@@ -66,73 +67,70 @@ struct khist_syscall {
 		name, type, 16 + 8 * (i), 8, 0, KHIST_FK_INT, 8 \
 	}
 
-static struct khist_field_desc khist_openat_fields[] = {
-	KHIST_SC_NR_FIELD,
-	KHIST_SC_ARG("dfd", "int", 0),
-	KHIST_SC_ARG("filename", "const char *", 1),
-	KHIST_SC_ARG("flags", "int", 2),
-	KHIST_SC_ARG("mode", "umode_t", 3),
-};
-
-static struct khist_field_desc khist_read_fields[] = {
-	KHIST_SC_NR_FIELD,
-	KHIST_SC_ARG("fd", "unsigned int", 0),
-	KHIST_SC_ARG("buf", "char *", 1),
-	KHIST_SC_ARG("count", "size_t", 2),
-};
-
-static struct khist_field_desc khist_sc_exit_fields[] = {
+static const struct khist_field_desc khist_sc_exit_fields[] = {
 	KHIST_SC_NR_FIELD,
 	{ "ret", "long", 16, 8, 1, KHIST_FK_INT, 8 },
 };
 
-static const char *const khist_openat_args[] = {
-	"dfd",
-	"filename",
-	"flags",
-	"mode",
+static const struct khist_field_desc khist_sc_f_none[] = {
+	KHIST_SC_NR_FIELD,
 };
 
-static const char *const khist_read_args[] = { "fd", "buf", "count" };
+/*
+ * The table tools/tpgen/syscalls.sh generates for the target kernel at
+ * build time (its syscall numbers, and each one's SYSCALL_DEFINE()
+ * argument types and names); without it there are no syscall events.
+ */
+#if __has_include(<khist_syscalls.h>)
+#include <khist_syscalls.h>
+#else
+#define KHIST_SC_TABLE
+#define KHIST_SC_MAX_NR 0
+#endif
 
-static void khist_sc_print_enter(struct khist_print_ctx *p);
+#define KHIST_SC_ENT(nr_, name_, nargs_, fields_, argn_, fmt_) \
+	{                                                      \
+		.nr = (nr_),                                   \
+		.name = "sys_" #name_,                         \
+		.enter_name = "sys_enter_" #name_,             \
+		.exit_name = "sys_exit_" #name_,               \
+		.nargs = (nargs_),                             \
+		.argn = (argn_),                               \
+		.fields = (fields_),                           \
+		.nr_fields = ARRAY_SIZE(fields_),              \
+		.print_fmt = (fmt_),                           \
+	},
+#define KHIST_SC_ENT0(nr_, name_, fmt_)            \
+	{                                          \
+		.nr = (nr_),                       \
+		.name = "sys_" #name_,             \
+		.enter_name = "sys_enter_" #name_, \
+		.exit_name = "sys_exit_" #name_,   \
+		.fields = khist_sc_f_none,         \
+		.nr_fields = 1,                    \
+		.print_fmt = (fmt_),               \
+	},
+
 static void khist_sc_print_exit(struct khist_print_ctx *p);
 static int khist_sc_reg(struct khist_event_def *def, bool on);
 
-static struct khist_syscall khist_syscalls[] = {
-	{
-		.nr = __NR_openat,
-		.name = "sys_openat",
-		.nargs = ARRAY_SIZE(khist_openat_args),
-		.argn = khist_openat_args,
-		.fields = khist_openat_fields,
-		.nr_fields = ARRAY_SIZE(khist_openat_fields),
-		.print_fmt =
-			"\"dfd: 0x%08lx, filename: 0x%08lx, flags: 0x%08lx, mode: 0x%08lx\", ((unsigned long)(REC->dfd)), ((unsigned long)(REC->filename)), ((unsigned long)(REC->flags)), ((unsigned long)(REC->mode))",
-	},
-	{
-		.nr = __NR_read,
-		.name = "sys_read",
-		.nargs = ARRAY_SIZE(khist_read_args),
-		.argn = khist_read_args,
-		.fields = khist_read_fields,
-		.nr_fields = ARRAY_SIZE(khist_read_fields),
-		.print_fmt =
-			"\"fd: 0x%08lx, buf: 0x%08lx, count: 0x%08lx\", ((unsigned long)(REC->fd)), ((unsigned long)(REC->buf)), ((unsigned long)(REC->count))",
-	},
-};
+static struct khist_syscall khist_syscalls[] = { KHIST_SC_TABLE };
+
+/* Each number's entry, for the probes (filled at init). */
+static struct khist_syscall *khist_sc_by_nr[KHIST_SC_MAX_NR + 1];
+
+static void khist_sc_print_enter(struct khist_print_ctx *p);
 
 static struct khist_syscall *khist_sc_of(const struct khist_print_ctx *p)
 {
 	const struct khist_common_hdr *hdr = p->rec;
 	struct khist_event *ev = khist_event_by_id(hdr->type);
-	unsigned int i;
 
-	for (i = 0; ev && i < ARRAY_SIZE(khist_syscalls); i++)
-		if (ev->def == &khist_syscalls[i].enter ||
-		    ev->def == &khist_syscalls[i].exit)
-			return &khist_syscalls[i];
-	return NULL;
+	if (!ev)
+		return NULL;
+	if (ev->def->print == khist_sc_print_enter)
+		return container_of(ev->def, struct khist_syscall, enter);
+	return container_of(ev->def, struct khist_syscall, exit);
 }
 
 static void khist_sc_print_enter(struct khist_print_ctx *p)
@@ -159,31 +157,35 @@ static void khist_sc_print_exit(struct khist_print_ctx *p)
 		khist_out_printf(p->out, "%s -> 0x%lx", sc->name, r->ret);
 }
 
+/* The entry of syscall @nr, or NULL: one load, whatever the table holds. */
+static __always_inline struct khist_syscall *khist_sc_nr(long nr)
+{
+	if ((unsigned long)nr >= ARRAY_SIZE(khist_sc_by_nr))
+		return NULL;
+	return khist_sc_by_nr[nr];
+}
+
 static void khist_sc_enter_probe(void *data, struct pt_regs *regs, long id)
 {
 	struct khist_sc_enter_rec *r;
 	unsigned long args[KHIST_SC_MAXARGS];
 	struct khist_rec_ctx ctx;
 	struct khist_syscall *sc;
-	unsigned int i;
 
 	if (in_compat_syscall())
 		return;
-	for (i = 0; i < ARRAY_SIZE(khist_syscalls); i++) {
-		sc = &khist_syscalls[i];
-		if (sc->nr != id || !READ_ONCE(sc->enter.active))
-			continue;
-		if (khist_rec_counted(&sc->enter))
-			return;
-		r = khist_rec_reserve(&ctx, &sc->enter, sc->enter.rec_size);
-		if (!r)
-			return;
-		syscall_get_arguments(current, regs, args);
-		r->nr = id;
-		memcpy(r->args, args, sizeof(args[0]) * sc->nargs);
-		khist_rec_commit(&ctx);
+	sc = khist_sc_nr(id);
+	if (!sc || !READ_ONCE(sc->enter.active))
 		return;
-	}
+	if (khist_rec_counted(&sc->enter))
+		return;
+	r = khist_rec_reserve(&ctx, &sc->enter, sc->enter.rec_size);
+	if (!r)
+		return;
+	syscall_get_arguments(current, regs, args);
+	r->nr = id;
+	memcpy(r->args, args, sizeof(args[0]) * sc->nargs);
+	khist_rec_commit(&ctx);
 }
 
 static void khist_sc_exit_probe(void *data, struct pt_regs *regs, long ret)
@@ -191,26 +193,22 @@ static void khist_sc_exit_probe(void *data, struct pt_regs *regs, long ret)
 	struct khist_sc_exit_rec *r;
 	struct khist_rec_ctx ctx;
 	struct khist_syscall *sc;
-	unsigned int i;
 	int nr;
 
 	if (in_compat_syscall())
 		return;
 	nr = syscall_get_nr(current, regs);
-	for (i = 0; i < ARRAY_SIZE(khist_syscalls); i++) {
-		sc = &khist_syscalls[i];
-		if (sc->nr != nr || !READ_ONCE(sc->exit.active))
-			continue;
-		if (khist_rec_counted(&sc->exit))
-			return;
-		r = khist_rec_reserve(&ctx, &sc->exit, sizeof(*r));
-		if (!r)
-			return;
-		r->nr = nr;
-		r->ret = ret;
-		khist_rec_commit(&ctx);
+	sc = khist_sc_nr(nr);
+	if (!sc || !READ_ONCE(sc->exit.active))
 		return;
-	}
+	if (khist_rec_counted(&sc->exit))
+		return;
+	r = khist_rec_reserve(&ctx, &sc->exit, sizeof(*r));
+	if (!r)
+		return;
+	r->nr = nr;
+	r->ret = ret;
+	khist_rec_commit(&ctx);
 }
 
 struct khist_tp_by_name {
@@ -270,10 +268,6 @@ unsigned int khist_syscall_defs(struct khist_event_def **defs, unsigned int max)
 
 	for (i = 0; i < ARRAY_SIZE(khist_syscalls); i++) {
 		sc = &khist_syscalls[i];
-		snprintf(sc->enter_name, sizeof(sc->enter_name), "sys_enter_%s",
-			 sc->name + 4);
-		snprintf(sc->exit_name, sizeof(sc->exit_name), "sys_exit_%s",
-			 sc->name + 4);
 		sc->enter = (struct khist_event_def){
 			.system = "syscalls",
 			.name = sc->enter_name,
@@ -296,6 +290,8 @@ unsigned int khist_syscall_defs(struct khist_event_def **defs, unsigned int max)
 			.reg = khist_sc_reg,
 			.flags = KHIST_EVF_NO_NAME,
 		};
+		if (sc->nr >= 0 && sc->nr < ARRAY_SIZE(khist_sc_by_nr))
+			khist_sc_by_nr[sc->nr] = sc;
 		if (n < max)
 			defs[n] = &khist_syscalls[i].enter;
 		n++;

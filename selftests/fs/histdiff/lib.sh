@@ -334,6 +334,12 @@ hd_wl_opens() {
 	exec hdopen
 }
 
+# Some forty system calls, each a fixed number of times (hdsys.c); the
+# child execs it, so its pid stays.
+hd_wl_sys() {
+	exec hdsys
+}
+
 # Execs of $HD_BIN/true by two children, then by the child itself.
 hd_wl_exec() {
 	"$HD_BIN/true"
@@ -343,7 +349,7 @@ hd_wl_exec() {
 
 hd_is_workload() {
 	case $1 in
-	none | files | fork | forks | mix | exec | opens) return 0 ;;
+	none | files | fork | forks | mix | exec | opens | sys) return 0 ;;
 	esac
 	return 1
 }
