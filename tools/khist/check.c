@@ -15,7 +15,8 @@
  * (--filter), dynamic_events lines "s:" (synthetic events) and "e:"
  * (event probes), and synthetic_events lines (--synthetic). What needs
  * other triggers (variables of other events, names already taken) is
- * looked at as on a module with no other trigger.
+ * looked at as on a module with no other trigger; an event probe named
+ * like an event of the mounted khist is refused as the module does.
  */
 #include <kshim/kernel.h>
 #include <getopt.h>
@@ -382,6 +383,12 @@ static int kh_check_eprobe(struct kh_check *c, const char *line)
 	int ret;
 
 	ret = khist_ep_parse(line, &finder, &cmd);
+	/* As the module's registration: the name of an existing event. */
+	if (!ret && c->root && cmd.def &&
+	    kh_exists(c, cmd.def->group, cmd.def->event)) {
+		khist_ep_set_error(&cmd, KHIST_EPERR_EVENT_EXIST, 0);
+		ret = -EEXIST;
+	}
 	for (i = 0; i < cmd.nr_err; i++)
 		kh_report(c, "event_probe", khist_ep_err_text(cmd.err[i]),
 			  cmd.cmd, cmd.pos[i]);

@@ -43,7 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_FDS 8192
+#define MAX_FDS 65536
 
 struct ent {
 	char path[512];
