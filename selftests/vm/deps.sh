@@ -13,7 +13,7 @@ set -e
 # The manual (make htmldocs, the check stage "docs"): python3-sphinx.
 PKGS="make gcc libc6-dev git python3 bc flex bison kmod cpio xz-utils
 qemu-system-x86 busybox-static dash
-linux-image-amd64 linux-headers-amd64
+linux-image-amd64 linux-headers-amd64 linux-source-6.1
 linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
 linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 sparse clang clang-format libclang-rt-14-dev llvm
@@ -85,13 +85,21 @@ if [ -n "$missing" ]; then
 	rm -f "$state"
 fi
 
-# The 6.12 sources: checkpatch.pl and friends for `make style`, and the
-# ftrace selftests. Unpacked once, outside the repository.
+# The 6.12 sources: checkpatch.pl and friends for `make style`, the
+# ftrace selftests, and with the 6.1 sources the private trace headers and
+# the SYSCALL_DEFINEs the event generators read (tools/tpgen: KSRC).
+# Unpacked once, outside the repository.
 SRC_CACHE=${KHIST_CACHE:-/var/cache/khist}
 if [ ! -e "$SRC_CACHE/.extract-done" ]; then
 	echo "khist deps: unpacking linux-source-6.12 into $SRC_CACHE"
 	mkdir -p "$SRC_CACHE"
 	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$SRC_CACHE"
 	touch "$SRC_CACHE/.extract-done"
+fi
+if [ ! -e "$SRC_CACHE/.extract-done-6.1" ] && [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+	echo "khist deps: unpacking linux-source-6.1 into $SRC_CACHE"
+	mkdir -p "$SRC_CACHE"
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$SRC_CACHE"
+	touch "$SRC_CACHE/.extract-done-6.1"
 fi
 exit 0
