@@ -68,6 +68,8 @@
 /* khist extensions (issue 23): per-entry distributions of a value */
 #define KHIST_HF_STATS BIT(21)
 #define KHIST_HF_QUANTILES BIT(22)
+/* a value "$var.stats" of this trigger's variable: its tree, its name */
+#define KHIST_HF_VARVAL BIT(23)
 
 enum khist_bf_kind {
 	KHIST_BF_FIELD,
