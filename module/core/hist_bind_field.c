@@ -114,7 +114,15 @@ static int parse_mod(struct bctx *b, struct khist_span fname,
 		*flags |= khist_word_mods[i].flag;
 		return 0;
 	}
-	if (mod.len >= 6 && !memcmp(m, "bucket", 6)) {
+	if (mod.len > 5 && !memcmp(m, "log2=", 5)) {
+		/* khist extension: 2^k linear sub-buckets per power of two */
+		at.pos += 5;
+		at.len -= 5;
+		if (khist_parse_u64(m + 5, at.len, buckets) || !*buckets ||
+		    *buckets > KHIST_LOG2_SUB_MAX)
+			goto bad;
+		*flags |= KHIST_HF_LOG2;
+	} else if (mod.len >= 6 && !memcmp(m, "bucket", 6)) {
 		if (parse_buckets(b, &at, buckets))
 			goto bad;
 		*flags |= KHIST_HF_BUCKET;

@@ -355,6 +355,7 @@ struct khist_dbg_field {
 	const char *type;
 	unsigned int size;
 	unsigned int is_signed;
+	unsigned int log2_sub;
 };
 
 /* hist_debug.c */
