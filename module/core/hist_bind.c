@@ -375,8 +375,8 @@ static int check_actions(struct bctx *b)
 			    (khist_span_suffix(cmd, v, ".stats") ||
 			     khist_span_suffix(cmd, v, ".quantiles")))
 				return berr(b, KHIST_HERR_ONX_DIST,
-					    epos(b, khist_span_after_dot(cmd,
-									   v)));
+					    epos(b,
+						 khist_span_after_dot(cmd, v)));
 			for (j = 0; j < sp->n_vars && !found; j++)
 				found = khist_span_eq(cmd, v, sp->vars[j].name);
 			if (!found)

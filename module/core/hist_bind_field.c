@@ -288,9 +288,8 @@ unsupported:
 }
 
 /* A same-trigger variable defined as a plain field: its text, or NULL. */
-static const struct khist_item *local_plain_var(struct bctx *b,
-						const struct khist_ex *e,
-						struct khist_span v)
+static const struct khist_item *
+local_plain_var(struct bctx *b, const struct khist_ex *e, struct khist_span v)
 {
 	struct khist_hist_cmd *cmd = b->cmd;
 	const struct khist_event_schema *sc = b->spec->schema;
@@ -399,9 +398,8 @@ static bool is_dist_ref(struct bctx *b, const struct khist_ex *e)
 }
 
 /* A variable of this trigger named @v ("$name"), whatever it holds. */
-static const struct khist_item *local_var(struct bctx *b,
-					  const struct khist_ex *e,
-					  struct khist_span v)
+static const struct khist_item *
+local_var(struct bctx *b, const struct khist_ex *e, struct khist_span v)
 {
 	struct khist_hist_cmd *cmd = b->cmd;
 	const struct khist_event_schema *sc = b->spec->schema;
@@ -448,11 +446,10 @@ static struct khist_bfield *bind_dist_ref(struct bctx *b,
 		if (!f)
 			return NULL;
 		/* a number, without a modifier that changes or shows it */
-		if (f->flags & (KHIST_HF_STRING | KHIST_HF_STACKTRACE |
-				KHIST_HF_HEX | KHIST_HF_SYM |
-				KHIST_HF_SYM_OFFSET | KHIST_HF_EXECNAME |
-				KHIST_HF_SYSCALL | KHIST_HF_LOG2 |
-				KHIST_HF_BUCKET)) {
+		if (f->flags &
+		    (KHIST_HF_STRING | KHIST_HF_STACKTRACE | KHIST_HF_HEX |
+		     KHIST_HF_SYM | KHIST_HF_SYM_OFFSET | KHIST_HF_EXECNAME |
+		     KHIST_HF_SYSCALL | KHIST_HF_LOG2 | KHIST_HF_BUCKET)) {
 			berr(b, KHIST_HERR_BAD_FIELD_MODIFIER, epos(b, e->mod));
 			return NULL;
 		}

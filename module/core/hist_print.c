@@ -116,7 +116,9 @@ void khist_bfield_print(struct khist_out *s, const struct khist_bfield *f)
 		khist_out_puts(s, "$");
 		khist_out_puts(s, f->name);
 		khist_out_puts(s, ".");
-		khist_out_puts(s, khist_hist_flags_str(f->flags & (KHIST_HF_STATS | KHIST_HF_QUANTILES)));
+		khist_out_puts(s, khist_hist_flags_str(f->flags &
+						       (KHIST_HF_STATS |
+							KHIST_HF_QUANTILES)));
 		return;
 	}
 	if (f->kind == KHIST_BF_CPU) {

@@ -164,8 +164,8 @@ static void khist_print_stack(struct seq_file *m, const unsigned long *st,
  * A .log2=k key (khist extension): its bucket [low, high), high past the
  * last value; the top bucket of u64 ends at 2^64, which has no u64.
  */
-static void khist_print_log2_sub(struct seq_file *m, const char *name,
-				 u64 low, u64 k)
+static void khist_print_log2_sub(struct seq_file *m, const char *name, u64 low,
+				 u64 k)
 {
 	u64 high = low + khist_hist_log2_sub_width(low, k);
 

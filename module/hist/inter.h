@@ -342,6 +342,7 @@ void khist_inter_hit(struct khist_inter *in, struct khist_hist_data *hd,
  * @type:      type text
  * @size:      size
  * @is_signed: sign
+ * @log2_sub:  a .log2=k key (khist extension): k, else 0
  */
 struct khist_dbg_field {
 	u32 flags;

@@ -36,10 +36,18 @@ static void l2_ref(u64 v, unsigned int k, u64 *lo, u64 *w)
 
 static void hist_log2_buckets(struct kunit *test)
 {
-	static const u64 edge[] = { 0, 1, 2, 3, 4, 7, 8, 15, 16, 17, 31, 32,
-				    33, 39, 40, 1000, 4095, 4096, 4097,
-				    (1ULL << 32) - 1, 1ULL << 32,
-				    (1ULL << 63) - 1, 1ULL << 63, U64_MAX };
+	static const u64 edge[] = { 0,		1,
+				    2,		3,
+				    4,		7,
+				    8,		15,
+				    16,		17,
+				    31,		32,
+				    33,		39,
+				    40,		1000,
+				    4095,	4096,
+				    4097,	(1ULL << 32) - 1,
+				    1ULL << 32, (1ULL << 63) - 1,
+				    1ULL << 63, U64_MAX };
 	u64 seed = 0x243f6a8885a308d3ULL, v, lo, w, got;
 	unsigned int k, i;
 
@@ -116,9 +124,8 @@ static void hist_log2_key(struct kunit *test)
 		khist_hist_key_build(sp, &c, (u8 *)key);
 		KUNIT_EXPECT_EQ(test, key[0], khist_hist_log2_sub(v, 3));
 		KUNIT_EXPECT_LE(test, key[0], v);
-		KUNIT_EXPECT_GT(test,
-				key[0] + khist_hist_log2_sub_width(key[0], 3),
-				v);
+		KUNIT_EXPECT_GT(
+			test, key[0] + khist_hist_log2_sub_width(key[0], 3), v);
 		KUNIT_EXPECT_EQ(test, key[1], (u64)(s64)prio);
 	}
 	khist_hist_spec_free(sp);

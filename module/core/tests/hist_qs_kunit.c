@@ -410,7 +410,8 @@ static void hist_qs_var_refs(struct kunit *test)
 		{ "hist:keys=cpu:vals=lat-$x.stats", "stats",
 		  KHIST_HERR_BAD_FIELD_MODIFIER },
 		/* nor is a key or a variable */
-		{ "hist:keys=$x.stats", "stats", KHIST_HERR_BAD_FIELD_MODIFIER },
+		{ "hist:keys=$x.stats", "stats",
+		  KHIST_HERR_BAD_FIELD_MODIFIER },
 		{ "hist:keys=cpu:y=$x.stats", "stats",
 		  KHIST_HERR_BAD_FIELD_MODIFIER },
 		/* a string has no distribution */
@@ -455,8 +456,8 @@ static void hist_qs_var_refs(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		sp = NULL;
 		memset(&err, 0, sizeof(err));
-		ret = khist_hist_compile(bad[i].cmd, strlen(bad[i].cmd),
-					 &qs_sc, &ref_ops, &sp, &err);
+		ret = khist_hist_compile(bad[i].cmd, strlen(bad[i].cmd), &qs_sc,
+					 &ref_ops, &sp, &err);
 		KUNIT_EXPECT_NE(test, ret, 0);
 		if (!ret) {
 			khist_hist_spec_free(sp);
@@ -473,9 +474,12 @@ static void hist_qs_var_refs(struct kunit *test)
 }
 
 static struct kunit_case hist_qs_cases[] = {
-	KUNIT_CASE(hist_qs_accepted),	 KUNIT_CASE(hist_qs_refused),
-	KUNIT_CASE(hist_qs_sort_figure), KUNIT_CASE(hist_qs_sort_rows),
-	KUNIT_CASE(hist_qs_eval_path),	 KUNIT_CASE(hist_qs_var_refs),
+	KUNIT_CASE(hist_qs_accepted),
+	KUNIT_CASE(hist_qs_refused),
+	KUNIT_CASE(hist_qs_sort_figure),
+	KUNIT_CASE(hist_qs_sort_rows),
+	KUNIT_CASE(hist_qs_eval_path),
+	KUNIT_CASE(hist_qs_var_refs),
 	{},
 };
 
