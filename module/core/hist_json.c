@@ -683,10 +683,10 @@ static void kh_key(struct khist_json *j, const struct khist_hist_spec *sp,
 		khist_json_str(j, "syscall", sc ? sc : "unknown_syscall");
 	} else if ((fl & KHIST_HF_LOG2) && f->buckets) {
 		/* .log2=k: v is the bucket's low bound */
+		u64 last = v + (khist_hist_log2_sub_width(v, f->buckets) - 1);
+
 		khist_json_u64(j, "low", v);
-		khist_json_u64(
-			j, "high",
-			v + (khist_hist_log2_sub_width(v, f->buckets) - 1));
+		khist_json_u64(j, "high", last);
 	} else if (fl & KHIST_HF_LOG2) {
 		/* order_base_2(x) == v for x in (2^(v-1), 2^v]; 0 and 1: 0 */
 		v = min_t(u64, v, 64);

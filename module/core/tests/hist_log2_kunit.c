@@ -105,7 +105,7 @@ static void hist_log2_key(struct kunit *test)
 	static const char cmd[] = "hist:keys=bytes_req.log2=3,prio";
 	struct khist_hist_spec *sp = NULL;
 	u8 rec[24] = {};
-	u64 key[2], v;
+	u64 key[2], v, w;
 	s32 prio = -5;
 	unsigned int i;
 
@@ -124,8 +124,8 @@ static void hist_log2_key(struct kunit *test)
 		khist_hist_key_build(sp, &c, (u8 *)key);
 		KUNIT_EXPECT_EQ(test, key[0], khist_hist_log2_sub(v, 3));
 		KUNIT_EXPECT_LE(test, key[0], v);
-		KUNIT_EXPECT_GT(
-			test, key[0] + khist_hist_log2_sub_width(key[0], 3), v);
+		w = khist_hist_log2_sub_width(key[0], 3);
+		KUNIT_EXPECT_GT(test, key[0] + w, v);
 		KUNIT_EXPECT_EQ(test, key[1], (u64)(s64)prio);
 	}
 	khist_hist_spec_free(sp);
