@@ -43,7 +43,9 @@ static int bind_vals(struct bctx *b)
 
 		if (it->hitcount)
 			continue;
+		b->dist_ok = 1;
 		f = khist_hist_bind_ex(b, it->ex, 0, NULL);
+		b->dist_ok = 0;
 		if (!f)
 			return b->ret;
 		if (f->flags & bad)
@@ -326,6 +328,31 @@ static int check_onmatch_events(struct bctx *b)
 	return 0;
 }
 
+/* khist: does @s end with @sfx? */
+static bool khist_span_suffix(const struct khist_hist_cmd *cmd,
+			      struct khist_span s, const char *sfx)
+{
+	size_t n = strlen(sfx);
+
+	return s.len > n && !memcmp(cmd->work + s.pos + s.len - n, sfx, n);
+}
+
+/* What follows the last '.' of @s (all of @s if it has none). */
+static struct khist_span khist_span_after_dot(const struct khist_hist_cmd *cmd,
+					      struct khist_span s)
+{
+	unsigned int i;
+
+	for (i = s.len; i; i--) {
+		if (cmd->work[s.pos + i - 1] == '.') {
+			s.len -= i;
+			s.pos += i;
+			break;
+		}
+	}
+	return s;
+}
+
 static int check_actions(struct bctx *b)
 {
 	struct khist_hist_cmd *cmd = b->cmd;
@@ -344,6 +371,12 @@ static int check_actions(struct bctx *b)
 					    epos(b, v));
 			v.pos++;
 			v.len--;
+			if (b->ops && b->ops->dists &&
+			    (khist_span_suffix(cmd, v, ".stats") ||
+			     khist_span_suffix(cmd, v, ".quantiles")))
+				return berr(b, KHIST_HERR_ONX_DIST,
+					    epos(b,
+						 khist_span_after_dot(cmd, v)));
 			for (j = 0; j < sp->n_vars && !found; j++)
 				found = khist_span_eq(cmd, v, sp->vars[j].name);
 			if (!found)

@@ -32,7 +32,8 @@
  *     CONST (@constant), VARREF (another trigger's variable: @ref_*; the
  *     inter-event layer resolves it), UMINUS (@l), BINOP (@l @op @r, u64
  *     arithmetic with wrap-around; division by 0 at run time gives
- *     U64_MAX). Then the @flags modifiers: LOG2 (order_base_2), BUCKET
+ *     U64_MAX). Then the @flags modifiers: LOG2 (order_base_2, or with
+ *     @buckets = k the low bound of a .log2=k sub-bucket), BUCKET
  *     (value / @buckets * @buckets), USECS (timestamp in us), and display
  *     flags (HEX, SYM, SYM_OFFSET, EXECNAME, SYSCALL, PERCENT, GRAPH).
  */
@@ -68,6 +69,10 @@
 /* khist extensions (issue 23): per-entry distributions of a value */
 #define KHIST_HF_STATS BIT(21)
 #define KHIST_HF_QUANTILES BIT(22)
+/* .log2=k (khist extension): k, 1 to this, is kept in @buckets */
+#define KHIST_LOG2_SUB_MAX 16
+/* a value "$var.stats" of this trigger's variable: its tree, its name */
+#define KHIST_HF_VARVAL BIT(23)
 
 enum khist_bf_kind {
 	KHIST_BF_FIELD,
@@ -92,7 +97,8 @@ enum khist_bf_kind {
  * @flags:     KHIST_HF_*
  * @size:      value size in bytes (strings: slot size)
  * @field:     FIELD/STACK: the schema field (NULL for common_stacktrace)
- * @buckets:   BUCKET: bucket width
+ * @buckets:   BUCKET: bucket width; LOG2: 0 for ftrace's .log2, k for
+ *             khist's .log2=k (2^k sub-buckets per power of two)
  * @constant:  CONST: the value
  * @l:         left operand (UMINUS: the operand)
  * @r:         right operand

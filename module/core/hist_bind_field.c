@@ -114,7 +114,15 @@ static int parse_mod(struct bctx *b, struct khist_span fname,
 		*flags |= khist_word_mods[i].flag;
 		return 0;
 	}
-	if (mod.len >= 6 && !memcmp(m, "bucket", 6)) {
+	if (mod.len > 5 && !memcmp(m, "log2=", 5)) {
+		/* khist extension: 2^k linear sub-buckets per power of two */
+		at.pos += 5;
+		at.len -= 5;
+		if (khist_parse_u64(m + 5, at.len, buckets) || !*buckets ||
+		    *buckets > KHIST_LOG2_SUB_MAX)
+			goto bad;
+		*flags |= KHIST_HF_LOG2;
+	} else if (mod.len >= 6 && !memcmp(m, "bucket", 6)) {
 		if (parse_buckets(b, &at, buckets))
 			goto bad;
 		*flags |= KHIST_HF_BUCKET;
@@ -127,8 +135,12 @@ static int parse_mod(struct bctx *b, struct khist_span fname,
 			goto bad;
 		*flags |= KHIST_HF_GRAPH;
 	} else if (eqn(m, mod.len, "stats") || eqn(m, mod.len, "quantiles")) {
-		/* khist extensions: values only, one distribution each. */
+		/*
+		 * khist extensions: a whole value only (not a key, a variable
+		 * or an operand of an expression), one distribution each.
+		 */
 		if (!b->ops || !b->ops->dists || (ctx & not_here) ||
+		    !b->dist_ok ||
 		    (*flags & (KHIST_HF_STATS | KHIST_HF_QUANTILES)))
 			goto bad;
 		*flags |= m[0] == 's' ? KHIST_HF_STATS : KHIST_HF_QUANTILES;
@@ -276,12 +288,11 @@ unsupported:
 }
 
 /* A same-trigger variable defined as a plain field: its text, or NULL. */
-static const struct khist_item *local_plain_var(struct bctx *b,
-						const struct khist_ex *e)
+static const struct khist_item *
+local_plain_var(struct bctx *b, const struct khist_ex *e, struct khist_span v)
 {
 	struct khist_hist_cmd *cmd = b->cmd;
 	const struct khist_event_schema *sc = b->spec->schema;
-	struct khist_span v = e->name;
 	unsigned int i;
 
 	if (e->qualified && (!khist_span_eq(cmd, e->sys, sc->system) ||
@@ -308,9 +319,9 @@ static const struct khist_item *local_plain_var(struct bctx *b,
 }
 
 static struct khist_bfield *bind_ref(struct bctx *b, const struct khist_ex *e,
+				     struct khist_span v,
 				     struct khist_var_info *info)
 {
-	struct khist_span v = e->name;
 	struct khist_bfield *f;
 	int ret = 0;
 
@@ -377,17 +388,105 @@ static struct khist_bfield *bind_ref(struct bctx *b, const struct khist_ex *e,
 	return f;
 }
 
+/* "$var.stats" or "$var.quantiles" (khist extension)? */
+static bool is_dist_ref(struct bctx *b, const struct khist_ex *e)
+{
+	const char *m = b->cmd->work + e->mod.pos;
+
+	return e->is_ref && e->has_mod && b->ops && b->ops->dists &&
+	       (eqn(m, e->mod.len, "stats") || eqn(m, e->mod.len, "quantiles"));
+}
+
+/* A variable of this trigger named @v ("$name"), whatever it holds. */
+static const struct khist_item *
+local_var(struct bctx *b, const struct khist_ex *e, struct khist_span v)
+{
+	struct khist_hist_cmd *cmd = b->cmd;
+	const struct khist_event_schema *sc = b->spec->schema;
+	unsigned int i;
+
+	if (e->qualified && (!khist_span_eq(cmd, e->sys, sc->system) ||
+			     !khist_span_eq(cmd, e->event, sc->name)))
+		return NULL;
+	v.pos++;
+	v.len--;
+	for (i = 0; i < cmd->n_vars; i++) {
+		const struct khist_item *it = &cmd->vars[i];
+
+		if (it->var.len == v.len &&
+		    !memcmp(cmd->work + it->var.pos, cmd->work + v.pos, v.len))
+			return it;
+	}
+	return NULL;
+}
+
+/*
+ * khist: the distribution of a variable's value, "$var.quantiles". The
+ * modifier is checked where it stands (a whole value of vals= only). A
+ * variable of this trigger is computed from its definition as the value
+ * (so "lat=common_timestamp.usecs-$ts0:vals=$lat.quantiles" works, where
+ * ftrace finds no "$lat" among the values); the value is then named after
+ * the variable and listed as written. Any other "$var" is bound as a
+ * reference is, and carries the flag.
+ */
+static struct khist_bfield *bind_dist_ref(struct bctx *b,
+					  const struct khist_ex *e, u32 ctx)
+{
+	const struct khist_item *lv = local_var(b, e, e->fname);
+	struct khist_var_info info = { 0 };
+	struct khist_bfield *f;
+	u32 fl = 0;
+	u64 buckets = 0;
+
+	if (parse_mod(b, e->fname, e->mod, ctx, &fl, &buckets))
+		return NULL;
+	if (lv) {
+		b->dist_ok = 0;
+		f = khist_hist_bind_ex(b, lv->ex, ctx, NULL);
+		if (!f)
+			return NULL;
+		/* a number, without a modifier that changes or shows it */
+		if (f->flags &
+		    (KHIST_HF_STRING | KHIST_HF_STACKTRACE | KHIST_HF_HEX |
+		     KHIST_HF_SYM | KHIST_HF_SYM_OFFSET | KHIST_HF_EXECNAME |
+		     KHIST_HF_SYSCALL | KHIST_HF_LOG2 | KHIST_HF_BUCKET)) {
+			berr(b, KHIST_HERR_BAD_FIELD_MODIFIER, epos(b, e->mod));
+			return NULL;
+		}
+		f->flags |= KHIST_HF_VARVAL;
+		f->name = sdup(b, lv->var);
+		if (!f->name)
+			return NULL;
+	} else {
+		f = bind_ref(b, e, e->fname, &info);
+		if (f && info.is_string) {
+			berr(b, KHIST_HERR_BAD_FIELD_MODIFIER, epos(b, e->mod));
+			return NULL;
+		}
+		if (f && info.is_const) {
+			f->constant = info.constant;
+			f->ref_const = 1;
+		}
+	}
+	if (f)
+		f->flags |= fl;
+	return f;
+}
+
 static struct khist_bfield *bind_atom(struct bctx *b, const struct khist_ex *e,
 				      u32 ctx, const char *var_name)
 {
-	const struct khist_item *lv = local_plain_var(b, e);
+	const struct khist_item *lv;
 	struct khist_var_info info = { 0 };
 	struct khist_bfield *f, *a;
 
+	if (is_dist_ref(b, e))
+		return bind_dist_ref(b, e, ctx);
+	lv = local_plain_var(b, e, e->name);
 	if (lv)
 		return bind_field(b, lv->text, ctx);
 	if (e->is_ref) {
-		f = bind_ref(b, e, &info);
+		f = bind_ref(b, e, e->name, &info);
 		if (f) {
 			if (info.is_const) {
 				f->constant = info.constant;
@@ -465,6 +564,7 @@ struct khist_bfield *khist_hist_bind_ex(struct bctx *b,
 	case KHIST_EX_ATOM:
 		return bind_atom(b, e, ctx, var_name);
 	case KHIST_EX_UMINUS:
+		b->dist_ok = 0;
 		l = khist_hist_bind_ex(b, e->l, 0, NULL);
 		if (!l)
 			return NULL;
@@ -486,6 +586,8 @@ struct khist_bfield *khist_hist_bind_ex(struct bctx *b,
 	default:
 		break;
 	}
+	/* Operands are no whole value: no .stats/.quantiles on them. */
+	b->dist_ok = 0;
 	l = khist_hist_bind_ex(b, e->l, 0, NULL);
 	if (!l)
 		return NULL;

@@ -18,6 +18,8 @@
  * @ops:  the caller's lookups (may be NULL)
  * @err:  where errors go (may be NULL)
  * @ret:  the first failure (-EINVAL, -EDOM, -EEXIST, -ENOMEM), or 0
+ * @dist_ok: the operand being bound is a whole value of vals= (not an
+ *        operand of an expression), so .stats and .quantiles may apply
  */
 struct bctx {
 	struct khist_hist_cmd *cmd;
@@ -25,6 +27,7 @@ struct bctx {
 	const struct khist_bind_ops *ops;
 	struct khist_hist_err *err;
 	int ret;
+	u8 dist_ok;
 };
 
 static inline int berr(struct bctx *b, unsigned int code, u16 pos)

@@ -23,6 +23,42 @@ u64 khist_hist_order_base_2(u64 v)
 }
 
 /**
+ * khist_hist_log2_sub() - the .log2=k bucket of a value (khist extension)
+ * @v: value
+ * @k: sub-bucket bits, 1 to KHIST_LOG2_SUB_MAX
+ *
+ * The power of two [2^e, 2^(e+1)) that holds @v is cut into 2^@k equal
+ * buckets of 2^(e-@k) values each; where that width would be below one
+ * (e <= @k, so also 0 and 1) every value is a bucket of its own.
+ *
+ * Context: any.
+ * Return: the lowest value of the bucket (the key khist stores).
+ */
+u64 khist_hist_log2_sub(u64 v, unsigned int k)
+{
+	unsigned int e = v ? fls64(v) - 1 : 0;
+
+	if (e <= k)
+		return v;
+	return v & ~((1ULL << (e - k)) - 1);
+}
+
+/**
+ * khist_hist_log2_sub_width() - how many values a .log2=k bucket holds
+ * @low: the bucket's lowest value (khist_hist_log2_sub() of any of them)
+ * @k:   sub-bucket bits
+ *
+ * Context: any.
+ * Return: the width (the bucket is [@low, @low + width)).
+ */
+u64 khist_hist_log2_sub_width(u64 low, unsigned int k)
+{
+	unsigned int e = low ? fls64(low) - 1 : 0;
+
+	return e <= k ? 1 : 1ULL << (e - k);
+}
+
+/**
  * khist_ns_to_us() - nanoseconds to microseconds, rounded to nearest
  * @ns: nanoseconds
  *
@@ -95,6 +131,8 @@ static const u8 *dyn_payload(const struct khist_eval_ctx *c,
 
 static u64 apply_mods(const struct khist_bfield *f, u64 v)
 {
+	if ((f->flags & KHIST_HF_LOG2) && f->buckets)
+		return khist_hist_log2_sub(v, f->buckets);
 	if (f->flags & KHIST_HF_LOG2)
 		return khist_hist_order_base_2(v);
 	if ((f->flags & KHIST_HF_BUCKET) && f->buckets)

@@ -72,6 +72,8 @@ void khist_hist_key_build(const struct khist_hist_spec *sp,
 			  const struct khist_eval_ctx *c, u8 *key);
 bool khist_hist_spec_has_stack(const struct khist_hist_spec *sp);
 u64 khist_hist_order_base_2(u64 v);
+u64 khist_hist_log2_sub(u64 v, unsigned int k);
+u64 khist_hist_log2_sub_width(u64 low, unsigned int k);
 u64 khist_ns_to_us(u64 ns);
 
 #endif /* _KHIST_CORE_HIST_EVAL_H */

@@ -47,7 +47,10 @@ static bool khist_fetch_make(struct khist_fetch *f,
 	if (f->op == KHIST_FETCH_EVAL)
 		return false;
 	/* The order of the evaluator's modifiers. */
-	if (bf->flags & KHIST_HF_LOG2) {
+	if ((bf->flags & KHIST_HF_LOG2) && bf->buckets) {
+		f->mod = KHIST_FMOD_LOG2_SUB;
+		f->buckets = bf->buckets;
+	} else if (bf->flags & KHIST_HF_LOG2) {
 		f->mod = KHIST_FMOD_LOG2;
 	} else if ((bf->flags & KHIST_HF_BUCKET) && bf->buckets) {
 		f->mod = KHIST_FMOD_BUCKET;

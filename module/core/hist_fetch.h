@@ -55,6 +55,7 @@ enum khist_fetch_mod {
 	KHIST_FMOD_NONE,
 	KHIST_FMOD_LOG2,
 	KHIST_FMOD_BUCKET,
+	KHIST_FMOD_LOG2_SUB,
 };
 
 /**
@@ -65,7 +66,8 @@ enum khist_fetch_mod {
  * @shift:   64 - 8 * @size for signed fields narrower than 8 bytes, else 0
  * @src:     offset of the field in the record
  * @dst:     offset of the key slot (keys)
- * @buckets: bucket size (KHIST_FMOD_BUCKET)
+ * @buckets: bucket size (KHIST_FMOD_BUCKET), sub-bucket bits k
+ *           (KHIST_FMOD_LOG2_SUB)
  */
 struct khist_fetch {
 	u8 op;
@@ -139,6 +141,13 @@ static __always_inline u64 khist_fetch_one(const struct khist_fetch *f,
 		return v;
 	if (f->mod == KHIST_FMOD_LOG2)
 		return v > 1 ? fls64(v - 1) : 0; /* khist_hist_order_base_2() */
+	if (f->mod == KHIST_FMOD_LOG2_SUB) {
+		/* khist_hist_log2_sub() */
+		unsigned int e = v ? fls64(v) - 1 : 0;
+
+		return e <= f->buckets ? v :
+					 v & ~((1ULL << (e - f->buckets)) - 1);
+	}
 	return div64_u64(v, f->buckets) * f->buckets;
 }
 

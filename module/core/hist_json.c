@@ -5,6 +5,7 @@
  * for the document).
  */
 #include "core_env.h"
+#include "hist_eval.h"
 #include "hist_json.h"
 #include "hist_print.h"
 #include "lex.h"
@@ -399,11 +400,15 @@ static void kh_modifier(struct khist_json *j, const struct khist_bfield *f)
 		khist_json_null(j, "modifier");
 	if (f->flags & KHIST_HF_BUCKET)
 		khist_json_u64(j, "bucket_size", f->buckets);
+	else if ((f->flags & KHIST_HF_LOG2) && f->buckets)
+		khist_json_u64(j, "log2_sub_bits", f->buckets);
 }
 
 static bool kh_val_shown(const struct khist_bfield *f)
 {
-	return !(f->flags & (KHIST_HF_VAR | KHIST_HF_EXPR));
+	/* khist: "$lat.quantiles" of an expression variable is shown */
+	return !(f->flags & (KHIST_HF_VAR | KHIST_HF_EXPR)) ||
+	       (f->flags & KHIST_HF_VARVAL);
 }
 
 /*
@@ -676,6 +681,12 @@ static void kh_key(struct khist_json *j, const struct khist_hist_spec *sp,
 		if (ops && ops->syscall_name)
 			sc = ops->syscall_name(ops->ctx, v);
 		khist_json_str(j, "syscall", sc ? sc : "unknown_syscall");
+	} else if ((fl & KHIST_HF_LOG2) && f->buckets) {
+		/* .log2=k: v is the bucket's low bound */
+		u64 last = v + (khist_hist_log2_sub_width(v, f->buckets) - 1);
+
+		khist_json_u64(j, "low", v);
+		khist_json_u64(j, "high", last);
 	} else if (fl & KHIST_HF_LOG2) {
 		/* order_base_2(x) == v for x in (2^(v-1), 2^v]; 0 and 1: 0 */
 		v = min_t(u64, v, 64);

@@ -111,6 +111,16 @@ void khist_bfield_print(struct khist_out *s, const struct khist_bfield *f)
 		khist_out_puts(s, f->var_name);
 		khist_out_puts(s, "=");
 	}
+	if (f->flags & KHIST_HF_VARVAL) {
+		/* khist: "$lat.quantiles", as written */
+		khist_out_puts(s, "$");
+		khist_out_puts(s, f->name);
+		khist_out_puts(s, ".");
+		khist_out_puts(s, khist_hist_flags_str(f->flags &
+						       (KHIST_HF_STATS |
+							KHIST_HF_QUANTILES)));
+		return;
+	}
 	if (f->kind == KHIST_BF_CPU) {
 		khist_out_puts(s, "common_cpu");
 	} else if (f->flags & KHIST_HF_CONST) {
@@ -122,7 +132,8 @@ void khist_bfield_print(struct khist_out *s, const struct khist_bfield *f)
 		khist_out_puts(s, f->name);
 	}
 	if (!(f->flags &
-	      (KHIST_HF_VARREF | KHIST_HF_EXPR | KHIST_HF_STACKTRACE))) {
+	      (KHIST_HF_VARREF | KHIST_HF_EXPR | KHIST_HF_STACKTRACE)) ||
+	    (f->flags & (KHIST_HF_STATS | KHIST_HF_QUANTILES))) {
 		fl = khist_hist_flags_str(f->flags);
 		if (fl) {
 			khist_out_puts(s, ".");

@@ -99,6 +99,8 @@ static const char *const khist_hist_err_texts[KHIST_HERR_COUNT] = {
 		"Param of a synthetic string field must be a string",
 	[KHIST_HERR_INVALID_SORT_FIGURE] =
 		"Sort figure not shown by this value (.stats: count,min,mean,max,stddev; .quantiles: p50,p90,p99,p99.9,max)",
+	[KHIST_HERR_ONX_DIST] =
+		"onmax/onchange track one value; for its distribution add vals=$var.stats or vals=$var.quantiles",
 };
 
 /**

@@ -92,6 +92,9 @@ void khist_debug_field(struct seq_file *m, const struct khist_dbg_field *d)
 	khist_dbg(m, 6, "type: %s\n", d->type);
 	khist_dbg(m, 6, "size: %u\n", d->size);
 	khist_dbg(m, 6, "is_signed: %u\n", d->is_signed);
+	/* khist extension: a .log2=k key (no such line for ftrace's .log2) */
+	if (d->log2_sub)
+		khist_dbg(m, 6, "log2 sub-bucket bits: %u\n", d->log2_sub);
 }
 
 /**
@@ -143,6 +146,8 @@ static void khist_debug_bf(struct khist_dbg_field *d,
 	d->type = v.type;
 	d->size = v.size;
 	d->is_signed = v.is_signed;
+	if ((f->flags & KHIST_HF_LOG2) && f->buckets)
+		d->log2_sub = f->buckets;
 }
 
 static void khist_debug_one(struct seq_file *m, struct khist_hist_trigger *ht,

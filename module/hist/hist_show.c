@@ -160,6 +160,21 @@ static void khist_print_stack(struct seq_file *m, const unsigned long *st,
 	}
 }
 
+/*
+ * A .log2=k key (khist extension): its bucket [low, high), high past the
+ * last value; the top bucket of u64 ends at 2^64, which has no u64.
+ */
+static void khist_print_log2_sub(struct seq_file *m, const char *name, u64 low,
+				 u64 k)
+{
+	u64 high = low + khist_hist_log2_sub_width(low, k);
+
+	if (high)
+		seq_printf(m, "%s: [%llu, %llu)", name, low, high);
+	else
+		seq_printf(m, "%s: [%llu, 18446744073709551616)", name, low);
+}
+
 /**
  * khist_hist_print_key() - an entry's key as the `hist` file prints it
  * @m:    where it goes
@@ -233,6 +248,8 @@ void khist_hist_print_key(struct seq_file *m, struct khist_hist_data *hd,
 			khist_print_stack(m, (const unsigned long *)slot,
 					  kaddr);
 			multiline = true;
+		} else if ((fl & KHIST_HF_LOG2) && f->buckets) {
+			khist_print_log2_sub(m, name, v, f->buckets);
 		} else if (fl & KHIST_HF_LOG2) {
 			seq_printf(m, "%s: ~ 2^%-2llu", name, v);
 		} else if (fl & KHIST_HF_BUCKET) {
@@ -385,7 +402,8 @@ static void khist_print_entry(struct seq_file *m, struct khist_hist_data *hd,
 		const struct khist_bfield *f = sp->vals[i];
 		bool dist = snap && (hd->qs_mask & BIT(i)), hide = false;
 
-		if (f->flags & (KHIST_HF_VAR | KHIST_HF_EXPR))
+		if ((f->flags & (KHIST_HF_VAR | KHIST_HF_EXPR)) &&
+		    !(f->flags & KHIST_HF_VARVAL))
 			continue;
 		if (dist) {
 			khist_qs_snap_init(snap);

@@ -343,6 +343,7 @@ void khist_inter_hit(struct khist_inter *in, struct khist_hist_data *hd,
  * @type:      type text
  * @size:      size
  * @is_signed: sign
+ * @log2_sub:  a .log2=k key (khist extension): k, else 0
  */
 struct khist_dbg_field {
 	u32 flags;
@@ -356,6 +357,7 @@ struct khist_dbg_field {
 	const char *type;
 	unsigned int size;
 	unsigned int is_signed;
+	unsigned int log2_sub;
 };
 
 /* hist_debug.c */

@@ -192,7 +192,14 @@ def check_ref(doc, ref):
             else:
                 raw.append(v)
             m = kd["modifier"]
-            if m == "log2":
+            if m == "log2" and "log2_sub_bits" in kd:
+                # .log2=k: value is the low bound of a bucket 2^(e-k) wide
+                sub = kd["log2_sub_bits"]
+                ex = v.bit_length() - 1 if v else 0
+                w = 1 << (ex - sub) if ex > sub else 1
+                if v % w or (k["low"], k["high"]) != (v, v + w - 1):
+                    fail("log2=%d bounds of %d: %r" % (sub, v, k))
+            elif m == "log2":
                 lo = (1 << (v - 1)) + 1 if v else 0
                 if (k["low"], k["high"]) != (lo, 1 << v if v < 64 else
                                              2**64 - 1):

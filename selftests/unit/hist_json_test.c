@@ -486,6 +486,7 @@ static void writer_checks(void)
 static const char *const triggers[] = {
 	"hist:keys=common_pid.execname:vals=hitcount,lat.quantiles:sort=hitcount.descending",
 	"hist:keys=lat.log2:vals=hitcount,lat.stats,delta",
+	"hist:keys=lat.log2=3,name:vals=hitcount,delta:sort=lat",
 	"hist:keys=id.syscall,name:vals=lat:sort=lat.descending,name",
 	"hist:keys=lat.buckets=1000,addr.sym-offset:vals=hitcount:sort=lat",
 	"hist:keys=common_stacktrace:vals=hitcount",

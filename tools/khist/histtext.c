@@ -205,6 +205,13 @@ static void kh_find_bucket(struct kh_table *t)
 	for (i = 0; i < r->nkeys; i++) {
 		const char *v = r->kval[i];
 
+		while (*v == ' ')
+			v++;
+		if (*v == '[' && strstr(v, ", ") && strchr(v, ')')) {
+			t->bkey = i;
+			t->bkind = KH_B_HALFOPEN;
+			return;
+		}
 		if (strncmp(v, "~ ", 2))
 			continue;
 		t->bkey = i;
@@ -306,7 +313,8 @@ void kh_hist_free(struct kh_hist *h)
  * @hi:   largest value in the bucket (the "le" of Prometheus)
  *
  * .log2 puts v in bucket N = ceil(log2(v)) (0 and 1 in bucket 0), so
- * bucket N holds (2^(N-1), 2^N]; .buckets=S prints lo and lo + S - 1.
+ * bucket N holds (2^(N-1), 2^N]; .buckets=S prints lo and lo + S - 1;
+ * .log2=k prints [lo, hi), hi one past the bucket (2^64 for the top one).
  *
  * Return: false if @kval is not a bucket.
  */
@@ -315,7 +323,14 @@ bool kh_bucket_range(const struct kh_table *t, const char *kval, double *lo,
 {
 	long long a, b;
 	unsigned int n;
+	double x, y;
 
+	if (t->bkind == KH_B_HALFOPEN &&
+	    sscanf(kval, " [%lf, %lf)", &x, &y) == 2) {
+		*lo = x;
+		*hi = y - 1;
+		return true;
+	}
 	if (t->bkind == KH_B_LOG2 && sscanf(kval, "~ 2^%u", &n) == 1) {
 		*hi = ldexp(1.0, n);
 		*lo = n == 0 ? 0 : n == 1 ? 2 : ldexp(1.0, n - 1) + 1;

@@ -55,8 +55,11 @@ struct kh_row {
 	char **vval;
 };
 
-/* How a key was bucketed: from "~ 2^N" (.log2) or "~ lo-hi" (.buckets). */
-enum kh_bucket { KH_B_NONE, KH_B_LOG2, KH_B_RANGE };
+/*
+ * How a key was bucketed: from "~ 2^N" (.log2), "~ lo-hi" (.buckets) or
+ * "[lo, hi)" (khist's .log2=k).
+ */
+enum kh_bucket { KH_B_NONE, KH_B_LOG2, KH_B_RANGE, KH_B_HALFOPEN };
 
 /* One hist trigger's table in a hist file. */
 struct kh_table {

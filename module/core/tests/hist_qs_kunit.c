@@ -353,10 +353,134 @@ static void hist_qs_eval_path(struct kunit *test)
 	kfree(s);
 }
 
+/* Variables: "x" of another trigger, "s" a string, "k" the constant 5. */
+static int qs_find_var(void *ctx, const char *sys, const char *event,
+		       const char *var, struct khist_var_info *info)
+{
+	info->size = 8;
+	if (!strcmp(var, "x") || !strcmp(var, "ts0"))
+		return 0;
+	if (!strcmp(var, "s")) {
+		info->is_string = 1;
+		info->size = KHIST_STR_MAX;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static const struct khist_bind_ops ref_ops = {
+	.dists = true,
+	.find_var = qs_find_var,
+};
+
+/* "$var.stats" / "$var.quantiles": a variable's distribution. */
+static void hist_qs_var_refs(struct kunit *test)
+{
+	static const struct {
+		const char *cmd, *listing, *name;
+		u32 flag;
+		u8 kind;
+	} ok[] = {
+		/* another trigger's variable: a reference with the flag */
+		{ "hist:keys=cpu:vals=$x.quantiles:sort=x.p99.descending",
+		  "hist:keys=cpu:vals=hitcount,$x.quantiles:sort=x.p99.descending:size=2048 [active]\n",
+		  "x", KHIST_HF_QUANTILES, KHIST_BF_VARREF },
+		{ "hist:keys=cpu:vals=test.qs.$x.stats",
+		  "hist:keys=cpu:vals=hitcount,test.qs.$x.stats:sort=hitcount:size=2048 [active]\n",
+		  "test.qs.$x", KHIST_HF_STATS, KHIST_BF_VARREF },
+		/* this trigger's variable: its definition, named after it */
+		{ "hist:keys=cpu:lat=lat-$ts0:vals=$lat.quantiles:sort=lat.p50",
+		  "hist:keys=cpu:vals=hitcount,$lat.quantiles:lat=lat-$ts0:sort=lat.p50:size=2048 [active]\n",
+		  "lat", KHIST_HF_QUANTILES | KHIST_HF_VARVAL, KHIST_BF_BINOP },
+		{ "hist:keys=cpu:vals=$c.stats:c=cpu",
+		  "hist:keys=cpu:vals=hitcount,$c.stats:c=cpu:sort=hitcount:size=2048 [active]\n",
+		  "c", KHIST_HF_STATS | KHIST_HF_VARVAL, KHIST_BF_FIELD },
+		{ "hist:keys=cpu:y=$x:vals=$y.stats",
+		  "hist:keys=cpu:vals=hitcount,$y.stats:y=$x:sort=hitcount:size=2048 [active]\n",
+		  "y", KHIST_HF_STATS | KHIST_HF_VARVAL, KHIST_BF_VARREF },
+	};
+	static const struct {
+		const char *cmd;
+		const char *at; /* the caret's text */
+		unsigned int code;
+	} bad[] = {
+		/* an operand of an expression is no whole value */
+		{ "hist:keys=cpu:vals=lat.quantiles-$ts0", "quantiles",
+		  KHIST_HERR_BAD_FIELD_MODIFIER },
+		{ "hist:keys=cpu:vals=lat-$x.stats", "stats",
+		  KHIST_HERR_BAD_FIELD_MODIFIER },
+		/* nor is a key or a variable */
+		{ "hist:keys=$x.stats", "stats",
+		  KHIST_HERR_BAD_FIELD_MODIFIER },
+		{ "hist:keys=cpu:y=$x.stats", "stats",
+		  KHIST_HERR_BAD_FIELD_MODIFIER },
+		/* a string has no distribution */
+		{ "hist:keys=cpu:vals=$s.stats", "stats",
+		  KHIST_HERR_BAD_FIELD_MODIFIER },
+		{ "hist:keys=cpu:vals=$l.stats:l=lat.hex", "stats",
+		  KHIST_HERR_BAD_FIELD_MODIFIER },
+		/* no such variable: the kernel's error */
+		{ "hist:keys=cpu:vals=$nope.stats", "nope",
+		  KHIST_HERR_VAR_NOT_FOUND },
+		/* onmax/onchange track one value */
+		{ "hist:keys=cpu:lat=lat:onmax($lat.stats).save(cpu)", "stats)",
+		  KHIST_HERR_ONX_DIST },
+		{ "hist:keys=cpu:lat=lat:onchange($lat.quantiles).save(cpu)",
+		  "quantiles)", KHIST_HERR_ONX_DIST },
+	};
+	static char buf[512], again[512];
+	struct khist_hist_spec *sp, *sp2;
+	struct khist_hist_err err;
+	unsigned int i;
+	int ret, n;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		ret = khist_hist_compile(ok[i].cmd, strlen(ok[i].cmd), &qs_sc,
+					 &ref_ops, &sp, &err);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, sp->n_vals, 2);
+		KUNIT_EXPECT_EQ(test, sp->vals[1]->flags & ok[i].flag,
+				ok[i].flag);
+		KUNIT_EXPECT_EQ(test, sp->vals[1]->kind, ok[i].kind);
+		KUNIT_EXPECT_STREQ(test, sp->vals[1]->name, ok[i].name);
+		n = khist_hist_print(sp, false, buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ(test, buf, ok[i].listing);
+		n -= strlen(" [active]\n");
+		ret = khist_hist_compile(buf, n, &qs_sc, &ref_ops, &sp2, &err);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		khist_hist_print(sp2, false, again, sizeof(again));
+		KUNIT_EXPECT_STREQ(test, again, buf);
+		khist_hist_spec_free(sp2);
+		khist_hist_spec_free(sp);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		sp = NULL;
+		memset(&err, 0, sizeof(err));
+		ret = khist_hist_compile(bad[i].cmd, strlen(bad[i].cmd), &qs_sc,
+					 &ref_ops, &sp, &err);
+		KUNIT_EXPECT_NE(test, ret, 0);
+		if (!ret) {
+			khist_hist_spec_free(sp);
+			continue;
+		}
+		if (err.e[0].code != bad[i].code ||
+		    err.e[0].pos != strstr(bad[i].cmd, bad[i].at) - bad[i].cmd)
+			kunit_info(test, "%s: code %u pos %u\n", bad[i].cmd,
+				   err.e[0].code, err.e[0].pos);
+		KUNIT_EXPECT_EQ(test, err.e[0].code, bad[i].code);
+		KUNIT_EXPECT_EQ(test, err.e[0].pos,
+				strstr(bad[i].cmd, bad[i].at) - bad[i].cmd);
+	}
+}
+
 static struct kunit_case hist_qs_cases[] = {
-	KUNIT_CASE(hist_qs_accepted),	 KUNIT_CASE(hist_qs_refused),
-	KUNIT_CASE(hist_qs_sort_figure), KUNIT_CASE(hist_qs_sort_rows),
-	KUNIT_CASE(hist_qs_eval_path),	 {},
+	KUNIT_CASE(hist_qs_accepted),
+	KUNIT_CASE(hist_qs_refused),
+	KUNIT_CASE(hist_qs_sort_figure),
+	KUNIT_CASE(hist_qs_sort_rows),
+	KUNIT_CASE(hist_qs_eval_path),
+	KUNIT_CASE(hist_qs_var_refs),
+	{},
 };
 
 static struct kunit_suite hist_qs_suite = {

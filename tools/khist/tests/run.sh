@@ -37,6 +37,7 @@ for f in "$here"/data/*.hist; do
 done
 cp "$here/data/sched_switch.format" "$root/events/cap/kmalloc-buckets/format"
 K="$bin --root $root"
+F2="--format $here/data/sched_switch.format --event sched:sched_switch"
 
 # ---- show: every entry, in the file's order, with its figures -----------
 for f in "$here"/data/*.hist; do
@@ -65,6 +66,20 @@ awk '/trigger info/ { t++ } t == 2 && /^\{/ {
 $K show cap:syscalls-two | awk '/^# hist:keys=ret/ { t = 1 }
 	t && $1 ~ /^[0-9]+-[0-9]+$/ { print $1, $2, $3 }' > "$work/got"
 same "show: .log2 ranges and percents" "$work/want" "$work/got"
+# .log2=k keys print [lo, hi): the range column is lo-(hi - 1).
+awk '/^\{/ { lo = $3; sub(/^\[/, "", lo); sub(/,$/, "", lo); hi = $4
+	sub(/\)$/, "", hi); c = $7
+	printf "%d-%d %d %.2f%%\n", lo, hi - 1, c, 100 * c / 20 }' \
+	"$here/data/log2-sub.hist" > "$work/want"
+$K show cap:log2-sub | awk '$1 ~ /^[0-9]+-[0-9]+$/ { print $1, $2, $3 }' > "$work/got"
+same "show: .log2=k ranges and percents" "$work/want" "$work/got"
+$K check $F2 'hist:keys=next_pid.log2=4' > "$work/got" 2>&1 &&
+	grep -q '^hist:keys=next_pid.log2=4:vals=hitcount:sort=hitcount:size=2048' "$work/got" &&
+	ok "check: a .log2=k key is listed" || notok "check: a .log2=k key is listed" "$work/got"
+$K check $F2 'hist:keys=next_pid.log2=17' > "$work/got" 2>&1 &&
+	notok "check: .log2=17 accepted" "$work/got" ||
+	{ grep -q 'Invalid field modifier' "$work/got" && ok "check: .log2=17 refused" ||
+		notok "check: .log2=17 refused" "$work/got"; }
 # The longest bar is the largest count's, --width wide.
 $K show --width 17 cap:syscalls-two | awk '/^# hist:keys=ret/ { t = 1 }
 	t && /\|/ { b = $NF; sub(/^\|/, "", b); print length(b) }' |
