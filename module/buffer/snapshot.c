@@ -531,7 +531,7 @@ int khist_buffers_set_order(struct khist_buffer *buf, unsigned int order,
 	if (!ret && snap->allocated) {
 		ret = khist_rb_try_order(snap->spare, order);
 		if (ret)
-			khist_rb_set_subbuf_order(buf->rb, old);
+			(void)khist_rb_set_subbuf_order(buf->rb, old);
 	}
 	khist_snapshot_unhold(buf);
 	khist_snap_settle(snap, want, grew, ret);
