@@ -118,8 +118,7 @@ static int khist_ringbuf_settle(struct khist_buffer *buf, u64 want, int ret)
  * Return: 0 or -errno (-ENOSPC: over mem_limit_kb; -ENOMEM; -EBUSY: a
  * reader iterates the buffer).
  */
-int khist_ringbuf_resize(struct khist_buffer *buf, unsigned long size,
-			 int cpu)
+int khist_ringbuf_resize(struct khist_buffer *buf, unsigned long size, int cpu)
 {
 	u64 want;
 	int ret;

@@ -128,8 +128,7 @@ static inline int khist_ringbuf_cpu_bytes(unsigned long size,
 int khist_ringbuf_init(struct khist_instance *inst);
 int khist_ringbuf_want(struct trace_buffer *rb, int cpu, unsigned long size,
 		       unsigned int order, u64 *charge);
-int khist_ringbuf_resize(struct khist_buffer *buf, unsigned long size,
-			 int cpu);
+int khist_ringbuf_resize(struct khist_buffer *buf, unsigned long size, int cpu);
 int khist_ringbuf_set_order(struct khist_buffer *buf, unsigned int order);
 void khist_ringbuf_free(struct khist_instance *inst);
 void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb);

@@ -442,8 +442,8 @@ static int khist_snap_precharge(struct khist_snapshot *snap, u64 want,
 	return ret;
 }
 
-static void khist_snap_settle(struct khist_snapshot *snap, u64 want,
-			      bool grew, int ret)
+static void khist_snap_settle(struct khist_snapshot *snap, u64 want, bool grew,
+			      int ret)
 {
 	if (!snap->allocated)
 		return;
@@ -471,8 +471,8 @@ static void khist_snap_settle(struct khist_snapshot *snap, u64 want,
  * Context: process context, may sleep.
  * Return: 0 or -errno (-ENOSPC: over mem_limit_kb).
  */
-int khist_buffers_resize(struct khist_buffer *buf, unsigned long size,
-			 int cpu, u64 want)
+int khist_buffers_resize(struct khist_buffer *buf, unsigned long size, int cpu,
+			 u64 want)
 {
 	struct khist_snapshot *snap = buf->snap;
 	bool grew;
