@@ -54,12 +54,17 @@ struct seq_file;
  * @snap:      its snapshot buffer (module/buffer/snapshot.c), which a
  *             snapshot swaps with @rb: read @rb once per use
  * @charged:   bytes charged against mem_limit_kb (the struct, and each
- *             possible CPU's buffer size); changed under @read_lock
+ *             possible CPU's buffer at its size and sub-buffer order,
+ *             khist_ringbuf_want()); changed under @read_lock
  * @dropped:   records of this instance's events that its buffer or its
  *             triggers should have had and did not get (too big, nested
  *             too deep, the buffer refused them); `stats` shows it
  * @cpus:      tracing_cpumask: the CPUs whose events the buffer records
  *             (the triggers see every CPU's, as ftrace's do)
+ * @entries:   each possible CPU's size in bytes as the last resize left
+ *             it, which the buffer_size_kb files show (ftrace's per-CPU
+ *             "entries": a change of sub-buffer size leaves it); changed
+ *             under @read_lock
  */
 struct khist_buffer {
 	struct trace_buffer *rb;
@@ -73,6 +78,7 @@ struct khist_buffer {
 	u64 charged;
 	atomic_long_t dropped;
 	cpumask_var_t cpus;
+	unsigned long entries[];
 };
 
 /*
@@ -96,57 +102,34 @@ typedef void (*khist_trace_header_fn)(struct khist_out *out,
 				      struct trace_buffer *rb, bool empty,
 				      void *data);
 
-/*
- * Bytes of data a ring buffer page holds: the page less its header (a
- * timestamp and the commit count).
- */
-#define KHIST_RB_PAGE_DATA (PAGE_SIZE - 2 * sizeof(u64))
 /* Pages a CPU's buffer has at least (ring_buffer_alloc()'s minimum). */
 #define KHIST_RB_MIN_PAGES 2
+/* Largest sub-buffer order buffer_subbuf_size_kb takes (128 pages). */
+#define KHIST_RB_MAX_ORDER 7
 
 /*
- * Bytes a ring buffer of @size bytes per CPU really takes: whole pages,
- * at least KHIST_RB_MIN_PAGES, plus the reader page, on every possible
- * CPU. -EINVAL when that does not fit in a u64.
+ * Bytes one CPU's buffer of @size bytes takes with sub-buffers of
+ * 2^@order pages: whole sub-buffers of data (each less its header, a
+ * timestamp and the commit count), at least KHIST_RB_MIN_PAGES of them,
+ * plus the reader's. -EINVAL when that does not fit in a u64.
  */
-static inline int khist_ringbuf_pages_size(unsigned long size, u64 *bytes)
+static inline int khist_ringbuf_cpu_bytes(unsigned long size,
+					  unsigned int order, u64 *bytes)
 {
-	u64 pages = max_t(u64, DIV_ROUND_UP_ULL(size, KHIST_RB_PAGE_DATA),
-			  KHIST_RB_MIN_PAGES);
+	u64 sub = (u64)PAGE_SIZE << order;
+	u64 subs = max_t(u64, DIV_ROUND_UP_ULL(size, sub - 2 * sizeof(u64)),
+			 KHIST_RB_MIN_PAGES);
 
-	/* The reader page: pages < 2^52, so this cannot overflow. */
-	pages++;
-	if (check_mul_overflow(pages, (u64)PAGE_SIZE, bytes) ||
-	    check_mul_overflow(*bytes, (u64)num_possible_cpus(), bytes))
-		return -EINVAL;
-	return 0;
-}
-
-/**
- * khist_ringbuf_charge_size() - what an instance's buffers are charged
- * @size:   the main buffer's size per CPU, in bytes
- * @charge: set to the bytes charged against mem_limit_kb
- *
- * The struct, the main buffer's pages, and the snapshot's spare buffer
- * at its resting size (a page pair per CPU; an allocated snapshot is
- * charged on its own, see snapshot.c).
- *
- * Context: any.
- * Return: 0, or -EINVAL when @size is too big to count.
- */
-static inline int khist_ringbuf_charge_size(unsigned long size, u64 *charge)
-{
-	u64 main, spare;
-
-	if (khist_ringbuf_pages_size(size, &main) ||
-	    khist_ringbuf_pages_size(1, &spare) ||
-	    check_add_overflow(main, spare + sizeof(struct khist_buffer),
-			       charge))
-		return -EINVAL;
-	return 0;
+	/* The reader's sub-buffer: subs < 2^52, so this cannot overflow. */
+	subs++;
+	return check_mul_overflow(subs, sub, bytes) ? -EINVAL : 0;
 }
 
 int khist_ringbuf_init(struct khist_instance *inst);
+int khist_ringbuf_want(struct trace_buffer *rb, int cpu, unsigned long size,
+		       unsigned int order, u64 *charge);
+int khist_ringbuf_resize(struct khist_buffer *buf, unsigned long size, int cpu);
+int khist_ringbuf_set_order(struct khist_buffer *buf, unsigned int order);
 void khist_ringbuf_free(struct khist_instance *inst);
 void khist_ringbuf_header(struct khist_out *out, struct trace_buffer *rb);
 void khist_comm_lookup(int pid, char *comm);

@@ -210,32 +210,72 @@ out:
 	return res;
 }
 
-/* Resize the spare buffer to @size bytes per CPU; swaps are held. */
-static int khist_snap_resize_spare(struct khist_snapshot *snap,
-				   unsigned long size)
+/*
+ * Give @to the size @from has on @cpu, or on every CPU for
+ * RING_BUFFER_ALL_CPUS (a CPU the buffer has no pages for is left alone).
+ * Swaps are held, or @to is the unallocated spare.
+ */
+static int khist_rb_copy_size(struct trace_buffer *to,
+			      struct trace_buffer *from, int cpu)
 {
-	return ring_buffer_resize(snap->spare, size, RING_BUFFER_ALL_CPUS);
+	unsigned long size;
+	int c, ret;
+
+	if (cpu != RING_BUFFER_ALL_CPUS) {
+		size = ring_buffer_size(from, cpu);
+		return size ? ring_buffer_resize(to, size, cpu) : 0;
+	}
+	for_each_possible_cpu(c) {
+		size = ring_buffer_size(from, c);
+		if (!size || size == ring_buffer_size(to, c))
+			continue;
+		ret = ring_buffer_resize(to, size, c);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
-/* The per-CPU size of @rb (every CPU has the same, as in ftrace). */
-static unsigned long khist_rb_size(struct trace_buffer *rb)
+/*
+ * Make the spare buffer the main buffer's twin: the same sub-buffer order
+ * and the same size on every CPU, as ftrace allocates its snapshot.
+ */
+static int khist_snap_match(struct khist_buffer *buf)
 {
-	return ring_buffer_size(rb, cpumask_first(cpu_online_mask));
+	struct khist_snapshot *snap = buf->snap;
+	int order = khist_rb_subbuf_order(buf->rb);
+	int ret = 0;
+
+	if (khist_rb_subbuf_order(snap->spare) != order)
+		ret = khist_rb_set_subbuf_order(snap->spare, order);
+	if (!ret)
+		ret = khist_rb_copy_size(snap->spare, buf->rb,
+					 RING_BUFFER_ALL_CPUS);
+	return ret;
+}
+
+/* Back to the resting size: one-page sub-buffers, the minimum per CPU. */
+static int khist_snap_shrink(struct khist_snapshot *snap)
+{
+	int ret;
+
+	ret = khist_rb_set_subbuf_order(snap->spare, 0);
+	if (!ret)
+		ret = ring_buffer_resize(snap->spare, 1, RING_BUFFER_ALL_CPUS);
+	return ret;
 }
 
 /* Allocate the snapshot: give the spare buffer the main buffer's size. */
 static int khist_snap_allocate(struct khist_buffer *buf)
 {
 	struct khist_snapshot *snap = buf->snap;
-	unsigned long flags, size;
+	unsigned long flags;
 	u64 charge;
 	int ret;
 
 	lockdep_assert_held(&snap->mutex);
 	if (snap->allocated)
 		return 0;
-	/* Not allocated: no swap can move buf->rb or the spare. */
-	size = khist_rb_size(buf->rb);
 	/*
 	 * What the main buffer is charged: its pages, a little more than
 	 * the spare's at the same size.
@@ -248,11 +288,12 @@ static int khist_snap_allocate(struct khist_buffer *buf)
 		ret = khist_mem_charge(charge);
 	if (ret)
 		return ret;
-	ret = khist_snap_resize_spare(snap, size);
+	/* Not allocated: no swap can move buf->rb or the spare. */
+	ret = khist_snap_match(buf);
 	if (ret < 0) {
 		/* Charged for as long as its pages stay. */
 		snap->charged = charge;
-		if (khist_snap_resize_spare(snap, 1) >= 0) {
+		if (khist_snap_shrink(snap) >= 0) {
 			khist_mem_uncharge(charge);
 			snap->charged = 0;
 		}
@@ -285,7 +326,7 @@ static void khist_snap_release(struct khist_buffer *buf)
 	 * -EBUSY: its pages stay, and so does their charge, until the next
 	 * free or allocation.
 	 */
-	if (khist_snap_resize_spare(snap, 1) < 0)
+	if (khist_snap_shrink(snap) < 0)
 		return;
 	khist_mem_uncharge(snap->charged);
 	snap->charged = 0;
@@ -365,58 +406,138 @@ void khist_snapshot_cond_release(struct khist_instance *inst)
 	mutex_unlock(&snap->mutex);
 }
 
+/*
+ * A resize or a change of order that may fail: each is one fault point
+ * (fail_nth), as the ring buffer's pages are when allocated.
+ */
+static int khist_rb_try_resize(struct trace_buffer *rb, unsigned long size,
+			       int cpu)
+{
+	if (khist_should_fail(GFP_KERNEL))
+		return -ENOMEM;
+	return ring_buffer_resize(rb, size, cpu);
+}
+
+static int khist_rb_try_order(struct trace_buffer *rb, unsigned int order)
+{
+	if (khist_should_fail(GFP_KERNEL))
+		return -ENOMEM;
+	return khist_rb_set_subbuf_order(rb, order);
+}
+
+/*
+ * An allocated snapshot's charge goes to @want with the main buffer's:
+ * growth before the change (*@grew set), then khist_snap_settle() after.
+ */
+static int khist_snap_precharge(struct khist_snapshot *snap, u64 want,
+				bool *grew)
+{
+	int ret;
+
+	*grew = false;
+	if (!snap->allocated || want <= snap->charged)
+		return 0;
+	ret = khist_mem_recharge(snap->charged, want);
+	*grew = !ret;
+	return ret;
+}
+
+static void khist_snap_settle(struct khist_snapshot *snap, u64 want, bool grew,
+			      int ret)
+{
+	if (!snap->allocated)
+		return;
+	if (ret < 0) {
+		if (grew)
+			khist_mem_recharge(want, snap->charged);
+		return;
+	}
+	if (!grew && want != snap->charged)
+		khist_mem_recharge(snap->charged, want);
+	snap->charged = want;
+}
+
 /**
- * khist_buffers_resize() - buffer_size_kb: resize an instance's buffers
+ * khist_buffers_resize() - resize an instance's buffers
  * @buf:  the instance's buffer
- * @size: bytes per CPU
+ * @size: bytes
+ * @cpu:  the CPU whose buffers are resized, or RING_BUFFER_ALL_CPUS
+ * @want: what the main buffer is charged after it (khist_ringbuf_want())
  *
- * The snapshot buffer, when allocated, gets the same size, charged to
- * mem_limit_kb (the caller charges the main buffer); no snapshot is taken
- * meanwhile.
+ * The snapshot buffer, when allocated, gets the same size, and @want
+ * charged to mem_limit_kb (the caller charges the main buffer); no
+ * snapshot is taken meanwhile. On failure both keep their sizes.
  *
  * Context: process context, may sleep.
  * Return: 0 or -errno (-ENOSPC: over mem_limit_kb).
  */
-int khist_buffers_resize(struct khist_buffer *buf, unsigned long size)
+int khist_buffers_resize(struct khist_buffer *buf, unsigned long size, int cpu,
+			 u64 want)
 {
 	struct khist_snapshot *snap = buf->snap;
-	bool recharged = false;
-	unsigned long old;
-	u64 want;
+	bool grew;
 	int ret;
 
-	ret = khist_ringbuf_charge_size(size, &want);
-	if (ret)
-		return ret;
 	mutex_lock(&snap->mutex);
-	/* The snapshot's growth is charged before anything changes. */
-	if (snap->allocated && want > snap->charged) {
-		ret = khist_mem_recharge(snap->charged, want);
-		if (ret)
-			goto out_unlock;
-		recharged = true;
-	}
+	ret = khist_snap_precharge(snap, want, &grew);
+	if (ret)
+		goto out_unlock;
 	khist_snapshot_hold(buf);
-	old = khist_rb_size(buf->rb);
-	ret = ring_buffer_resize(buf->rb, size, RING_BUFFER_ALL_CPUS);
+	ret = khist_rb_try_resize(buf->rb, size, cpu);
 	if (ret >= 0 && snap->allocated) {
-		ret = khist_snap_resize_spare(snap, size);
-		/* Both keep the old size rather than differ. */
+		ret = khist_rb_try_resize(snap->spare, size, cpu);
+		/*
+		 * Both keep the old sizes rather than differ: the spare, which
+		 * failed whole, still has them.
+		 */
 		if (ret < 0)
-			ring_buffer_resize(buf->rb, old, RING_BUFFER_ALL_CPUS);
+			khist_rb_copy_size(buf->rb, snap->spare, cpu);
 	}
 	khist_snapshot_unhold(buf);
-	if (snap->allocated) {
-		if (ret < 0 && recharged)
-			khist_mem_recharge(want, snap->charged);
-		else if (ret >= 0 && want != snap->charged && !recharged)
-			khist_mem_recharge(snap->charged, want);
-		if (ret >= 0)
-			snap->charged = want;
-	}
+	khist_snap_settle(snap, want, grew, ret);
 out_unlock:
 	mutex_unlock(&snap->mutex);
 	return ret < 0 ? ret : 0;
+}
+
+/**
+ * khist_buffers_set_order() - change the sub-buffer order of an instance's
+ * buffers
+ * @buf:   the instance's buffer
+ * @order: sub-buffers of 2^@order pages
+ * @want:  what the main buffer is charged after it (khist_ringbuf_want())
+ *
+ * As khist_buffers_resize(): the allocated snapshot follows, and on
+ * failure both keep their order. An unallocated snapshot keeps one-page
+ * sub-buffers until it is allocated, as ftrace's.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -errno (-ENOSPC: over mem_limit_kb).
+ */
+int khist_buffers_set_order(struct khist_buffer *buf, unsigned int order,
+			    u64 want)
+{
+	struct khist_snapshot *snap = buf->snap;
+	int old, ret;
+	bool grew;
+
+	mutex_lock(&snap->mutex);
+	ret = khist_snap_precharge(snap, want, &grew);
+	if (ret)
+		goto out_unlock;
+	khist_snapshot_hold(buf);
+	old = khist_rb_subbuf_order(buf->rb);
+	ret = khist_rb_try_order(buf->rb, order);
+	if (!ret && snap->allocated) {
+		ret = khist_rb_try_order(snap->spare, order);
+		if (ret)
+			(void)khist_rb_set_subbuf_order(buf->rb, old);
+	}
+	khist_snapshot_unhold(buf);
+	khist_snap_settle(snap, want, grew, ret);
+out_unlock:
+	mutex_unlock(&snap->mutex);
+	return ret;
 }
 
 /**
@@ -447,15 +568,12 @@ int khist_snapshot_command(struct khist_buffer *buf, unsigned long val)
 		ret = khist_snap_allocate(buf);
 		if (ret)
 			break;
-		/* Same size as the main buffer, as ftrace re-checks. */
-		if (khist_rb_size(snap->spare) != khist_rb_size(buf->rb)) {
-			khist_snapshot_hold(buf);
-			ret = khist_snap_resize_spare(snap,
-						      khist_rb_size(buf->rb));
-			khist_snapshot_unhold(buf);
-			if (ret < 0)
-				break;
-		}
+		/* Same sizes as the main buffer, as ftrace re-checks. */
+		khist_snapshot_hold(buf);
+		ret = khist_snap_match(buf);
+		khist_snapshot_unhold(buf);
+		if (ret < 0)
+			break;
 		khist_snapshot_swap(buf);
 		ret = 0;
 		break;

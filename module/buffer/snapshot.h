@@ -22,7 +22,10 @@ struct khist_instance;
 /* Ring buffer glue (buffer.c). */
 int khist_snapshot_alloc(struct khist_buffer *buf);
 void khist_snapshot_free(struct khist_buffer *buf);
-int khist_buffers_resize(struct khist_buffer *buf, unsigned long size);
+int khist_buffers_resize(struct khist_buffer *buf, unsigned long size, int cpu,
+			 u64 want);
+int khist_buffers_set_order(struct khist_buffer *buf, unsigned int order,
+			    u64 want);
 
 /* Users: the snapshot trigger, hist's snapshot() action. */
 int khist_snapshot_arm(struct khist_instance *inst);

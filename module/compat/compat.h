@@ -44,8 +44,21 @@
 #define khist_inode_init_ts(ino) simple_inode_init_ts(ino)
 #endif
 
-/* 6.8 made the ring buffer's sub-buffer size a file, buffer_subbuf_size_kb. */
+/*
+ * 6.8 made the ring buffer's sub-buffer size a file, buffer_subbuf_size_kb,
+ * and let it be changed (ring_buffer_subbuf_order_set()). Before, every
+ * sub-buffer is one page: order 0.
+ */
 #define KHIST_HAS_SUBBUF_SIZE (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0))
+#if KHIST_HAS_SUBBUF_SIZE
+#define khist_rb_subbuf_order(rb) ring_buffer_subbuf_order_get(rb)
+#define khist_rb_set_subbuf_order(rb, order) \
+	ring_buffer_subbuf_order_set(rb, order)
+#else
+#define khist_rb_subbuf_order(rb) ((void)(rb), 0)
+#define khist_rb_set_subbuf_order(rb, order) \
+	((void)(rb), (order) ? -EOPNOTSUPP : 0)
+#endif
 
 /*
  * 6.2 dropped the (unused) event argument of ring_buffer_unlock_commit().

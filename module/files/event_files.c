@@ -14,6 +14,7 @@
 #include <linux/uaccess.h>
 #include <asm/local.h>
 #include "base/instance.h"
+#include "buffer/buffer.h"
 #include "events/events.h"
 #include "events/evfilter.h"
 #include "mem/mem.h"
@@ -737,16 +738,23 @@ khist_system_dir_create(struct khist_node *events_dir,
 	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"    \
 	"\tfield: char data;\toffset:%zu;\tsize:%lu;\tsigned:%d;\n"
 
+/* The data of a sub-buffer of the instance's buffer, at its size now. */
 static ssize_t khist_header_page_read(struct file *file, char __user *ubuf,
 				      size_t count, loff_t *ppos)
 {
+	struct khist_instance *inst = file->private_data;
+	unsigned long sub = PAGE_SIZE;
 	char buf[256];
 	int len;
 
+	if (inst->buf) {
+		mutex_lock(&inst->buf->read_lock);
+		sub <<= khist_rb_subbuf_order(inst->buf->rb);
+		mutex_unlock(&inst->buf->read_lock);
+	}
 	len = scnprintf(buf, sizeof(buf), KHIST_HEADER_PAGE_FMT,
 			sizeof(local_t), 8 + sizeof(local_t),
-			PAGE_SIZE - 8 - sizeof(local_t),
-			(int)is_signed_type(char));
+			sub - 8 - sizeof(local_t), (int)is_signed_type(char));
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 

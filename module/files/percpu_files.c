@@ -263,8 +263,10 @@ static ssize_t khist_raw_splice_read(struct file *file, loff_t *ppos,
 		.spd_release = khist_raw_spd_release,
 	};
 	bool woken = false;
+	unsigned int order;
 	struct page *page;
 	ssize_t ret = 0;
+	size_t sub;
 
 again:
 	if (mutex_lock_interruptible(&r->lock))
@@ -272,36 +274,39 @@ again:
 	while (spd.nr_pages < PIPE_DEF_BUFFERS && !khist_raw_empty(r)) {
 		/*
 		 * Whole sub-buffers only, at sub-buffer offsets: an error
-		 * unless some were spliced already.
+		 * unless some were spliced already. A change of their size
+		 * meanwhile is caught below.
 		 */
-		if (!IS_ALIGNED(*ppos, PAGE_SIZE) || len < PAGE_SIZE) {
+		order = khist_rb_subbuf_order(khist_raw_rb(r));
+		sub = PAGE_SIZE << order;
+		if (!IS_ALIGNED(*ppos, sub) || len < sub) {
 			if (!spd.nr_pages)
 				ret = -EINVAL;
 			break;
 		}
-		page = alloc_page(GFP_KERNEL);
+		page = alloc_pages(GFP_KERNEL | __GFP_COMP, order);
 		if (!page) {
 			ret = -ENOMEM;
 			break;
 		}
-		ret = khist_raw_fill(r, &r->sspare, PAGE_SIZE, 1);
-		if (!ret && khist_rb_read_page_size(r->sspare) != PAGE_SIZE)
+		ret = khist_raw_fill(r, &r->sspare, sub, 1);
+		if (!ret && khist_rb_read_page_size(r->sspare) != sub)
 			ret = -EINVAL;
 		if (ret) {
-			__free_page(page);
+			__free_pages(page, order);
 			if (ret == -ENODATA)
 				ret = 0;
 			break;
 		}
 		memcpy(page_address(page), khist_rb_read_page_data(r->sspare),
-		       PAGE_SIZE);
+		       sub);
 		pages[spd.nr_pages] = page;
 		partial[spd.nr_pages].offset = 0;
-		partial[spd.nr_pages].len = PAGE_SIZE;
+		partial[spd.nr_pages].len = sub;
 		partial[spd.nr_pages].private = 0;
 		spd.nr_pages++;
-		*ppos += PAGE_SIZE;
-		len -= PAGE_SIZE;
+		*ppos += sub;
+		len -= sub;
 	}
 	mutex_unlock(&r->lock);
 	if (spd.nr_pages)
@@ -413,17 +418,42 @@ static ssize_t khist_cpu_size_read(struct file *file, char __user *ubuf,
 	char str[24];
 	int len;
 
-	mutex_lock(&cf->buf->read_lock);
-	size = ring_buffer_size(cf->buf->rb, cf->cpu);
-	mutex_unlock(&cf->buf->read_lock);
+	/* As the last resize left it, as ftrace shows it. */
+	size = READ_ONCE(cf->buf->entries[cf->cpu]);
 	len = scnprintf(str, sizeof(str), "%lu\n", size >> 10);
 	return simple_read_from_buffer(ubuf, cnt, ppos, str, len);
+}
+
+/*
+ * As ftrace: KiB, not 0; this CPU's buffer (and its snapshot's, when
+ * allocated) alone gets the size, the others keep theirs.
+ */
+static ssize_t khist_cpu_size_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	struct khist_cpu_file *cf = file->private_data;
+	unsigned long kb;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
+	if (ret)
+		return ret;
+	if (!kb || kb > (ULONG_MAX >> 10))
+		return -EINVAL;
+	mutex_lock(&cf->buf->read_lock);
+	ret = khist_ringbuf_resize(cf->buf, kb << 10, cf->cpu);
+	mutex_unlock(&cf->buf->read_lock);
+	if (ret < 0)
+		return ret;
+	*ppos += cnt;
+	return cnt;
 }
 
 static const struct file_operations khist_cpu_size_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.read = khist_cpu_size_read,
+	.write = khist_cpu_size_write,
 	.llseek = default_llseek,
 };
 
@@ -436,7 +466,7 @@ static const struct {
 	{ "trace", KHIST_MODE_WRITE, &khist_trace_percpu_fops },
 	{ "trace_pipe", KHIST_MODE_READ, &khist_pipe_percpu_fops },
 	{ "stats", KHIST_MODE_READ, &khist_cpu_stats_fops },
-	{ "buffer_size_kb", KHIST_MODE_READ, &khist_cpu_size_fops },
+	{ "buffer_size_kb", KHIST_MODE_WRITE, &khist_cpu_size_fops },
 	{ "snapshot_raw", KHIST_MODE_READ, &khist_snap_raw_fops },
 };
 

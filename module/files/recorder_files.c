@@ -87,10 +87,8 @@ static ssize_t khist_total_size_read(struct file *file, char __user *ubuf,
 	char str[24];
 	int cpu, len;
 
-	mutex_lock(&buf->read_lock);
 	for_each_possible_cpu(cpu)
-		kb += ring_buffer_size(buf->rb, cpu) >> 10;
-	mutex_unlock(&buf->read_lock);
+		kb += READ_ONCE(buf->entries[cpu]) >> 10;
 	len = scnprintf(str, sizeof(str), "%lu\n", kb);
 	return simple_read_from_buffer(ubuf, cnt, ppos, str, len);
 }
@@ -104,32 +102,52 @@ static const struct file_operations khist_total_size_fops = {
 
 #if KHIST_HAS_SUBBUF_SIZE
 /*
- * khist's sub-buffers are one page: its records and trace_pipe_raw's
- * readers are sized for that. A write asking for one page (1 to 4 KiB
- * on x86) is taken; a bigger one fails with -EINVAL, as ftrace answers
- * a size it cannot take.
+ * The sub-buffer size of the instance's buffer, in KiB: a power-of-two
+ * number of pages, from 1 to 128 (2^KHIST_RB_MAX_ORDER).
  */
 static ssize_t khist_subbuf_read(struct file *file, char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
-	char str[16];
+	struct khist_buffer *buf = file->private_data;
+	char str[24];
 	int len;
 
-	len = scnprintf(str, sizeof(str), "%lu\n", PAGE_SIZE >> 10);
+	mutex_lock(&buf->read_lock);
+	len = scnprintf(str, sizeof(str), "%lu\n",
+			(PAGE_SIZE << khist_rb_subbuf_order(buf->rb)) >> 10);
+	mutex_unlock(&buf->read_lock);
 	return simple_read_from_buffer(ubuf, cnt, ppos, str, len);
 }
 
+/*
+ * As ftrace: the KiB asked for are rounded up to whole pages, then to a
+ * power of two of them; 0 and more than 128 pages are -EINVAL (so is a
+ * count too big to hold, as ftrace's int arithmetic finds it). The
+ * buffers keep their data room in sub-buffers of the new size; a reader
+ * iterating the buffer (`trace` open) makes it -EBUSY.
+ */
 static ssize_t khist_subbuf_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
+	struct khist_buffer *buf = file->private_data;
 	unsigned long kb;
+	int pages, order;
 	int ret;
 
 	ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
 	if (ret)
 		return ret;
-	if (!kb || kb > (PAGE_SIZE >> 10))
+	/* ftrace's arithmetic, wrap-arounds and all, for its errnos. */
+	kb *= 1024;
+	pages = DIV_ROUND_UP(kb, PAGE_SIZE);
+	order = fls(pages - 1);
+	if (order < 0 || order > KHIST_RB_MAX_ORDER)
 		return -EINVAL;
+	mutex_lock(&buf->read_lock);
+	ret = khist_ringbuf_set_order(buf, order);
+	mutex_unlock(&buf->read_lock);
+	if (ret)
+		return ret;
 	*ppos += cnt;
 	return cnt;
 }

@@ -740,8 +740,9 @@ static ssize_t khist_size_read(struct file *file, char __user *ubuf, size_t cnt,
 	char str[24];
 	int cpu, len;
 
-	for_each_online_cpu(cpu) {
-		s = ring_buffer_size(buf->rb, cpu);
+	/* The sizes the last resizes left, as ftrace shows them. */
+	for_each_possible_cpu(cpu) {
+		s = READ_ONCE(buf->entries[cpu]);
 		if (size && s != size)
 			same = false;
 		size = s;
@@ -758,7 +759,6 @@ static ssize_t khist_size_write(struct file *file, const char __user *ubuf,
 {
 	struct khist_buffer *buf = file->private_data;
 	unsigned long kb;
-	u64 want;
 	int ret;
 
 	ret = kstrtoul_from_user(ubuf, cnt, 10, &kb);
@@ -766,26 +766,8 @@ static ssize_t khist_size_write(struct file *file, const char __user *ubuf,
 		return ret;
 	if (!kb || kb > (ULONG_MAX >> 10))
 		return -EINVAL;
-	/* The pages it takes on every CPU must be countable. */
-	ret = khist_ringbuf_charge_size(kb << 10, &want);
-	if (ret)
-		return ret;
 	mutex_lock(&buf->read_lock);
-	/*
-	 * Growth is charged first; a shrink is uncharged once done. The
-	 * snapshot buffer, when allocated, follows (snapshot.c).
-	 */
-	if (want > buf->charged)
-		ret = khist_mem_recharge(buf->charged, want);
-	if (!ret) {
-		ret = khist_buffers_resize(buf, kb << 10);
-		if (ret < 0 && want > buf->charged)
-			khist_mem_recharge(want, buf->charged);
-		else if (ret >= 0 && want < buf->charged)
-			khist_mem_recharge(buf->charged, want);
-		if (ret >= 0)
-			buf->charged = want;
-	}
+	ret = khist_ringbuf_resize(buf, kb << 10, RING_BUFFER_ALL_CPUS);
 	mutex_unlock(&buf->read_lock);
 	if (ret < 0)
 		return ret;

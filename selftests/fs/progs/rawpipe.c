@@ -7,6 +7,8 @@
  *   rawpipe drain FILE [TEXT]     O_NONBLOCK reads of whole pages until
  *                                 EAGAIN; counts the pages, checks each
  *                                 page header and finds TEXT in the data
+ *                                 (pages of $RAWPIPE_SUBBUF bytes if set:
+ *                                 the sub-buffer size)
  *   rawpipe splice FILE LEN [nb]  one splice() of LEN bytes into a pipe
  *                                 (nb: SPLICE_F_NONBLOCK)
  *   rawpipe write FILE TEXT       one write() of TEXT: "wrote N"
@@ -171,18 +173,23 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "drain")) {
+		const char *sub = getenv("RAWPIPE_SUBBUF");
+		ssize_t pg = sub ? strtol(sub, NULL, 0) : PG;
+
+		if (pg < PG || pg > (ssize_t)sizeof(page))
+			return 2;
 		fd = open(argv[2], O_RDONLY | O_NONBLOCK);
 		if (fd < 0)
 			return report(-1, NULL);
 		for (;;) {
-			n = read(fd, page, PG);
+			n = read(fd, page, pg);
 			if (n < 0 && errno == EAGAIN)
 				break;
-			if (n != PG) {
+			if (n != pg) {
 				printf("bad read %zd errno %d\n", n, errno);
 				return 1;
 			}
-			if (commit_of(page) > PG - 16) {
+			if (commit_of(page) > (unsigned long)pg - 16) {
 				printf("bad commit %lu\n", commit_of(page));
 				return 1;
 			}
