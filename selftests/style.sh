@@ -100,6 +100,8 @@ do_sparse() {
 	out=$(mktemp -d)
 	sh selftests/vm/linktree.sh "$top" "$out"
 	kdir=$(sh selftests/vm/kernel.sh headers 6.12)
+	# the generated syscall table is checked too (make module makes it)
+	sh tools/tpgen/syscalls.sh "$kdir" "$out/scgen" >/dev/null
 	make -s -C "$kdir" M="$out" KHIST_TESTMODS=y C=2 CHECK="sparse -Wno-declaration-after-statement" \
 		modules >"$log" 2>&1
 	s=$?
@@ -115,6 +117,7 @@ do_w1() {
 		out=$(mktemp -d)
 		sh selftests/vm/linktree.sh "$top" "$out"
 		kdir=$(sh selftests/vm/kernel.sh headers $kver)
+		sh tools/tpgen/syscalls.sh "$kdir" "$out/scgen" >/dev/null
 		make -s -C "$kdir" M="$out" KHIST_TESTMODS=y W=1 modules >"$log" 2>&1
 		s=$?
 		grep -E "warning:|error:" "$log" | grep -v "Skipping BTF" >/dev/null && s=1

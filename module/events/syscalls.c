@@ -72,7 +72,7 @@ static const struct khist_field_desc khist_sc_exit_fields[] = {
 	{ "ret", "long", 16, 8, 1, KHIST_FK_INT, 8 },
 };
 
-static const struct khist_field_desc khist_sc_f_none[] = {
+static const struct khist_field_desc khist_sc_f_none[] __maybe_unused = {
 	KHIST_SC_NR_FIELD,
 };
 
@@ -81,24 +81,24 @@ static const struct khist_field_desc khist_sc_f_none[] = {
  * build time (its syscall numbers, and each one's SYSCALL_DEFINE()
  * argument types and names); without it there are no syscall events.
  */
-#if __has_include(<khist_syscalls.h>)
-#include <khist_syscalls.h>
+#ifdef KHIST_HAVE_SC_TABLE
+#include "khist_syscalls.h"
 #else
 #define KHIST_SC_TABLE
 #define KHIST_SC_MAX_NR 0
 #endif
 
-#define KHIST_SC_ENT(nr_, name_, nargs_, fields_, argn_, fmt_) \
-	{                                                      \
-		.nr = (nr_),                                   \
-		.name = "sys_" #name_,                         \
-		.enter_name = "sys_enter_" #name_,             \
-		.exit_name = "sys_exit_" #name_,               \
-		.nargs = (nargs_),                             \
-		.argn = (argn_),                               \
-		.fields = (fields_),                           \
-		.nr_fields = ARRAY_SIZE(fields_),              \
-		.print_fmt = (fmt_),                           \
+#define KHIST_SC_ENT(nr_, name_, nargs_, nfields_, fields_, argn_, fmt_) \
+	{                                                                \
+		.nr = (nr_),                                             \
+		.name = "sys_" #name_,                                   \
+		.enter_name = "sys_enter_" #name_,                       \
+		.exit_name = "sys_exit_" #name_,                         \
+		.nargs = (nargs_),                                       \
+		.argn = (argn_),                                         \
+		.fields = (fields_),                                     \
+		.nr_fields = (nfields_),                                 \
+		.print_fmt = (fmt_),                                     \
 	},
 #define KHIST_SC_ENT0(nr_, name_, fmt_)            \
 	{                                          \

@@ -221,7 +221,7 @@ awk -v src="$src" -v hdr="$tmp/khist_syscalls.h" -v exc="$tmp/sc_exclusions.txt"
 			}
 			fmt = fmt "\\\"" args
 			if (na > 0)
-				printf "\tKHIST_SC_ENT(%d, %s, %d, khist_sc_f_%s, khist_sc_a_%s, \"%s\") \\\n", nr[name], name, na, name, name, fmt > hdr
+				printf "\tKHIST_SC_ENT(%d, %s, %d, %d, khist_sc_f_%s, khist_sc_a_%s, \"%s\") \\\n", nr[name], name, na, na + 1, name, name, fmt > hdr
 			else
 				printf "\tKHIST_SC_ENT0(%d, %s, \"%s\") \\\n", nr[name], name, fmt > hdr
 			if (nr[name] > maxnr)

@@ -39,28 +39,64 @@ static void once(int k)
 	void *p;
 
 	switch (k) {
-	case 0: syscall(SYS_getpid); break;
-	case 1: syscall(SYS_getppid); break;
-	case 2: syscall(SYS_getuid); break;
-	case 3: syscall(SYS_geteuid); break;
-	case 4: syscall(SYS_getgid); break;
-	case 5: syscall(SYS_getegid); break;
-	case 6: syscall(SYS_gettid); break;
-	case 7: syscall(SYS_uname, &un); break;
-	case 8: syscall(SYS_sched_yield); break;
-	case 9: syscall(SYS_nanosleep, &ts, NULL); break;
-	case 10: syscall(SYS_umask, 022); break;
-	case 11: syscall(SYS_getcwd, buf, sizeof(buf)); break;
-	case 12: syscall(SYS_times, &tm); break;
-	case 13: syscall(SYS_getrlimit, RLIMIT_NOFILE, &rl); break;
-	case 14: syscall(SYS_prlimit64, 0, RLIMIT_STACK, NULL, &rl); break;
-	case 15: syscall(SYS_kill, syscall(SYS_getpid), 0); break;
+	case 0:
+		syscall(SYS_getpid);
+		break;
+	case 1:
+		syscall(SYS_getppid);
+		break;
+	case 2:
+		syscall(SYS_getuid);
+		break;
+	case 3:
+		syscall(SYS_geteuid);
+		break;
+	case 4:
+		syscall(SYS_getgid);
+		break;
+	case 5:
+		syscall(SYS_getegid);
+		break;
+	case 6:
+		syscall(SYS_gettid);
+		break;
+	case 7:
+		syscall(SYS_uname, &un);
+		break;
+	case 8:
+		syscall(SYS_sched_yield);
+		break;
+	case 9:
+		syscall(SYS_nanosleep, &ts, NULL);
+		break;
+	case 10:
+		syscall(SYS_umask, 022);
+		break;
+	case 11:
+		syscall(SYS_getcwd, buf, sizeof(buf));
+		break;
+	case 12:
+		syscall(SYS_times, &tm);
+		break;
+	case 13:
+		syscall(SYS_getrlimit, RLIMIT_NOFILE, &rl);
+		break;
+	case 14:
+		syscall(SYS_prlimit64, 0, RLIMIT_STACK, NULL, &rl);
+		break;
+	case 15:
+		syscall(SYS_kill, syscall(SYS_getpid), 0);
+		break;
 	case 16:
 		sigemptyset(&set);
 		syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 8);
 		break;
-	case 17: syscall(SYS_getpgrp); break;
-	case 18: syscall(SYS_getsid, 0); break;
+	case 17:
+		syscall(SYS_getpgrp);
+		break;
+	case 18:
+		syscall(SYS_getsid, 0);
+		break;
 	case 19:
 		fd = syscall(SYS_openat, AT_FDCWD, "/proc/version", O_RDONLY);
 		syscall(SYS_read, fd, buf, 64);
@@ -91,13 +127,16 @@ static void once(int k)
 		syscall(SYS_unlinkat, AT_FDCWD, HDSYS_DIR, AT_REMOVEDIR);
 		break;
 	case 22:
-		p = (void *)syscall(SYS_mmap, NULL, 8192, PROT_READ | PROT_WRITE,
+		p = (void *)syscall(SYS_mmap, NULL, 8192,
+				    PROT_READ | PROT_WRITE,
 				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		syscall(SYS_mprotect, p, 4096, PROT_READ);
 		syscall(SYS_madvise, p, 8192, MADV_DONTNEED);
 		syscall(SYS_munmap, p, 8192);
 		break;
-	case 23: syscall(SYS_getrandom, buf, 16, 0); break;
+	case 23:
+		syscall(SYS_getrandom, buf, 16, 0);
+		break;
 	case 24:
 		fd = syscall(SYS_eventfd2, 0, 0);
 		syscall(SYS_close, fd);
@@ -113,13 +152,27 @@ static void once(int k)
 		fd = syscall(SYS_epoll_create1, 0);
 		syscall(SYS_close, fd);
 		break;
-	case 27: syscall(SYS_sysinfo, buf); break;
-	case 28: syscall(SYS_getrusage, RUSAGE_SELF, buf); break;
-	case 29: syscall(SYS_getpriority, PRIO_PROCESS, 0); break;
-	case 30: syscall(SYS_sched_getaffinity, 0, 128, buf); break;
-	case 31: syscall(SYS_personality, 0xffffffff); break;
-	case 32: syscall(SYS_chdir, "/"); break;
-	case 33: syscall(SYS_statx, AT_FDCWD, "/", 0, 0x7ff, buf); break;
+	case 27:
+		syscall(SYS_sysinfo, buf);
+		break;
+	case 28:
+		syscall(SYS_getrusage, RUSAGE_SELF, buf);
+		break;
+	case 29:
+		syscall(SYS_getpriority, PRIO_PROCESS, 0);
+		break;
+	case 30:
+		syscall(SYS_sched_getaffinity, 0, 128, buf);
+		break;
+	case 31:
+		syscall(SYS_personality, 0xffffffff);
+		break;
+	case 32:
+		syscall(SYS_chdir, "/");
+		break;
+	case 33:
+		syscall(SYS_statx, AT_FDCWD, "/", 0, 0x7ff, buf);
+		break;
 	}
 }
 
