@@ -19,7 +19,7 @@
 #   KHIST_VM_ACCEL    QEMU's -accel (tcg,thread=single: multi-threaded TCG
 #                     breaks tracepoint patching on a running second vCPU)
 #   KHIST_VM_APPEND   extra kernel command line
-#   KHIST_VM_TIMEOUT  seconds before the VM is killed (1800; 7200 on debug
+#   KHIST_VM_TIMEOUT  seconds before the VM is killed (3000; 7200 on debug
 #                     kernels, whose tests also get 900 s each instead of 300)
 #   KHIST_VM_DRYRUN   1: print the QEMU command line and stop before the
 #                     initramfs is built (selftests/install/fresh.sh)
@@ -28,7 +28,7 @@ mode=$1
 kver=$2
 moddir=$3
 top=$(cd "$(dirname "$0")/../.." && pwd)
-timeout_s=${KHIST_VM_TIMEOUT:-1800}
+timeout_s=${KHIST_VM_TIMEOUT:-3000}
 
 kernel=$(sh "$top/selftests/vm/kernel.sh" image "$kver")
 # Debug kernels need more memory (KASAN shadow, kmemleak) and time: the
