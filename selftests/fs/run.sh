@@ -24,12 +24,23 @@ for tc in $(find "$here/test.d" -name '*.tc' | sort); do
 		case "$name" in *"$f"*) hit=1 ;; esac
 	done
 	[ -z "$filter" ] || [ -n "$hit" ] || continue
+	# KHIST_SHARD=i/n: every n-th test from the i-th (0-based) of those
+	# selected, so that one suite runs in n VMs side by side.
+	idx=$((idx + 1))
+	if [ -n "${KHIST_SHARD:-}" ] &&
+		[ $(((idx - 1) % ${KHIST_SHARD#*/})) -ne "${KHIST_SHARD%/*}" ]; then
+		continue
+	fi
 	count=$((count + 1))
 	desc=$(sed -n 's/^# description: *//p' "$tc" | head -n 1)
 	scratch=$(mktemp -d)
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	(cd "$scratch" && timeout "$limit" dash -e -c ". '$here/lib.sh'; . '$tc'") \
 		> "$scratch/.log" 2>&1
 	rc=$?
+	# Each test's guest time on stderr (the VM's console): where a
+	# suite's time goes.
+	echo "khist-test-time: $name $(awk -v a="$t0" '{ printf "%.1f", $1 - a }' /proc/uptime) s" >&2
 	case $rc in
 	0) echo "ok - $name: $desc" ;;
 	3) echo "ok - $name: $desc # SKIP unsupported" ;;

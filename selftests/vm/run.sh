@@ -12,6 +12,9 @@
 #   KHIST_VM_OUT      output directory (default build/vm-KVER); give each
 #                     concurrent run its own
 #   KHIST_VM_FILTER   test mode: run only test.d names containing this (a,b: either)
+#   KHIST_VM_SHARD    test mode: i/n runs every n-th selected test from the
+#                     i-th (0-based); the VM's own checks (insmod, dmesg,
+#                     kmemleak) are then named vm/shard-i/...
 #   KHIST_VM_SCRIPT   script mode: guest script, path inside the image
 #                     (e.g. selftests/conform/guest.sh); prints TAP lines
 #   KHIST_VM_SMP, KHIST_VM_MEM   vCPUs (2) and MiB (1024)
@@ -74,6 +77,7 @@ cmdline="$cmdline watchdog_thresh=60"
 cmdline="$cmdline no_timer_check"
 cmdline="$cmdline rdinit=/init khistvm=$mode ${KHIST_VM_APPEND:-}"
 [ -n "${KHIST_VM_FILTER:-}" ] && cmdline="$cmdline khistfilter=$KHIST_VM_FILTER"
+[ -n "${KHIST_VM_SHARD:-}" ] && cmdline="$cmdline khistshard=$KHIST_VM_SHARD"
 [ -n "${KHIST_VM_SCRIPT:-}" ] && cmdline="$cmdline khistscript=$KHIST_VM_SCRIPT"
 qemu="qemu-system-x86_64 -machine pc -cpu max -m ${KHIST_VM_MEM:-$mem}
 	-smp ${KHIST_VM_SMP:-2} -accel ${KHIST_VM_ACCEL:-tcg,thread=single} -no-reboot
@@ -102,8 +106,11 @@ timeout "$timeout_s" $qemu -serial "file:$console" -serial "file:$results" \
 qrc=$?
 
 rc=0
+shard=
+[ -n "${KHIST_VM_SHARD:-}" ] && shard="shard-${KHIST_VM_SHARD%/*}\/"
 if [ -f "$results" ]; then
-	tr -d '\r' < "$results" | sed "s/^\(not ok\|ok\) - /\1 - vm-$kver\//"
+	tr -d '\r' < "$results" | sed "s/^\(not ok\|ok\) - vm\//\1 - vm\/$shard/" |
+		sed "s/^\(not ok\|ok\) - /\1 - vm-$kver\//"
 	grep -q '^not ok' "$results" && rc=1
 fi
 if ! grep -q '^# khist-vm: done' "$results" 2>/dev/null; then
@@ -112,7 +119,7 @@ if ! grep -q '^# khist-vm: done' "$results" 2>/dev/null; then
 	else
 		why="did not finish (qemu exit $qrc: panic, oops or WARN?)"
 	fi
-	echo "not ok - vm-$kver/vm finished: $why"
+	echo "not ok - vm-$kver/vm ${shard:+shard-${KHIST_VM_SHARD%/*} }finished: $why"
 	echo "# --- console tail ---"
 	tail -n 60 "$console" 2>/dev/null | tr -d '\r' | sed 's/^/# /'
 	rc=1

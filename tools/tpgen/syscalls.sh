@@ -135,9 +135,14 @@ if [ -n "$ksrc" ]; then
 	}' "$tmp/raw" > "$tmp/defs"
 	src="the definitions in $ksrc"
 else
-	# Prototypes: asmlinkage long sys_NAME(TYPE ARG, ...);
-	tr '\n' ' ' < "$srctree/include/linux/syscalls.h" | sed 's/;/;\n/g' |
-		sed -n 's/^[[:space:]]*asmlinkage long sys_\([a-z0-9_]*\)(\(.*\));$/\1|\2/p' |
+	# Prototypes: [asmlinkage] long sys_NAME(TYPE ARG, ...); in the
+	# generic header and x86's, with comments and directives removed
+	# (a comment before a prototype would hide it).
+	for h in "$srctree/include/linux/syscalls.h" "$srctree/arch/x86/include/asm/syscalls.h"; do
+		[ -f "$h" ] || continue
+		${CC:-gcc} -fpreprocessed -E -P -x c "$h" 2>/dev/null | grep -v '^[[:space:]]*#' || true
+	done | tr '\n' ' ' | sed 's/;/;\n/g' |
+		sed -n 's/^[[:space:]]*\(asmlinkage \)\{0,1\}long sys_\([a-z0-9_]*\)(\(.*\));$/\2|\3/p' |
 		awk -F'|' '{
 			name = $1; args = $2
 			gsub(/__user/, "", args)
@@ -146,6 +151,7 @@ else
 			if (n == 1 && a[1] ~ /^ *void *$/)
 				n = 0
 			out = ""
+			bad = 0
 			for (i = 1; i <= n; i++) {
 				x = a[i]
 				sub(/^ */, "", x); sub(/ *$/, "", x)
@@ -153,11 +159,18 @@ else
 				arg = substr(x, RSTART)
 				t = substr(x, 1, RSTART - 1)
 				sub(/ *$/, "", t)
+				# An unnamed argument ("unsigned int", "int *"):
+				# no field name to give it.
+				if (t == "" || t ~ /^(const|struct|enum|union)$/ ||
+				    arg ~ /^(int|long|char|short|unsigned|signed|void|size_t|u32|u64|__u32|__u64|pid_t|umode_t|off_t|loff_t|key_serial_t|aio_context_t|qid_t|rwf_t|timer_t|clockid_t|mqd_t|uid_t|gid_t)$/)
+					bad = 1
 				if (t ~ /\*$/) {
 					sub(/ *\*$/, " *", t)
 				}
 				out = out "|" t "|" arg
 			}
+			if (bad)
+				next
 			if (!(name in seen)) {
 				seen[name] = 1
 				print name " " n out
