@@ -42,27 +42,7 @@ top=$(cd "$here/../.." && pwd)
 	;;
 esac
 
-# VERSION.PATCHLEVEL(.SUBLEVEL) of a tree's Makefile.
-mkver() {
-	sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$1/Makefile" |
-		head -3 | tr '\n' '.' | sed 's/\.$//'
-}
-srctree=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$kdir/Makefile" | head -1)
-[ -n "$srctree" ] || srctree=$kdir
-kver=$(mkver "$srctree")
-ksrc=${KSRC:-}
-if [ "$ksrc" = none ]; then
-	ksrc=
-elif [ -z "$ksrc" ]; then
-	cand=/var/cache/khist/linux-source-${kver%.*}
-	if [ -f "$cand/Makefile" ] && [ "$(mkver "$cand")" = "$kver" ]; then
-		ksrc=$cand
-	fi
-elif [ "$(mkver "$ksrc")" != "$kver" ]; then
-	echo "khist: KSRC=$ksrc is $(mkver "$ksrc"), KDIR is $kver: not used" >&2
-	ksrc=
-fi
-
+. "$here/ksrc.sh"
 
 # The key: what the generated object depends on.
 rel=$(cat "$kdir/include/config/kernel.release")

@@ -12,9 +12,10 @@
 # asm/syscalls_64.h. Each entry's argument types and names are what ftrace
 # shows, that is the SYSCALL_DEFINEn() of its definition with the types
 # as the preprocessor leaves them (__user gone):
-#  - with KSRC (the matching source tree; chosen as tools/tpgen/module.sh
-#    does: $KSRC, else /var/cache/khist/linux-source-<major.minor> when
-#    its version is KDIR's; KSRC=none for none), from the definitions
+#  - with KSRC (the matching source tree, as tools/tpgen/ksrc.sh chooses
+#    it for module.sh too: $KSRC, else
+#    /var/cache/khist/linux-source-<major.minor> when its version is
+#    KDIR's; KSRC=none for none), from the definitions
 #    themselves: every .c file of the core kernel and arch/x86 that holds
 #    one is run through the preprocessor with KDIR's configuration and
 #    x86's __ARCH_WANT_* (its #include lines dropped), so that #ifdef'd
@@ -25,25 +26,8 @@ set -eu
 kdir=$1
 out=$2
 tbl=$kdir/arch/x86/include/generated/asm/syscalls_64.h
-srctree=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$kdir/Makefile" | head -1)
-[ -n "$srctree" ] || srctree=$kdir
-# VERSION.PATCHLEVEL.SUBLEVEL of a tree's Makefile.
-mkver() {
-	sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$1/Makefile" |
-		head -3 | tr '\n' '.' | sed 's/\.$//'
-}
-kver=$(mkver "$srctree")
-ksrc=${KSRC:-}
-if [ "$ksrc" = none ]; then
-	ksrc=
-elif [ -z "$ksrc" ]; then
-	cand=/var/cache/khist/linux-source-${kver%.*}
-	if [ -f "$cand/Makefile" ] && [ "$(mkver "$cand")" = "$kver" ]; then
-		ksrc=$cand
-	fi
-elif [ "$(mkver "$ksrc")" != "$kver" ]; then
-	ksrc=
-fi
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/ksrc.sh"
 mkdir -p "$out"
 tmp=${KHIST_SC_TMP:-$(mktemp -d)}; mkdir -p "$tmp"
 [ -n "${KHIST_SC_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
