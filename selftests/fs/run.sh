@@ -12,6 +12,55 @@ here=$(cd "$(dirname "$0")" && pwd)
 export KHIST_MNT=${KHIST_MNT:-/sys/kernel/khist}
 filter=${1:-}
 count=0
+idx=0
+
+# sweep NAME - what a test left behind on khist changes the results of the
+# tests after it (which ones depends on the order, and on KHIST_SHARD):
+# name it on stderr (the VM's console) and take it away. Looked at: the
+# instances, enabled events, the triggers of the systems tests use, the
+# dynamic events, pid lists, some options and tracing_on.
+sweep() {
+	_left=
+	for _d in "$KHIST_MNT"/instances/*; do
+		[ -d "$_d" ] || continue
+		_left="$_left instances/${_d##*/}"
+		echo 0 > "$_d/events/enable" 2>/dev/null
+		rmdir "$_d" 2>/dev/null
+	done
+	if grep -q . "$KHIST_MNT/set_event" 2>/dev/null; then
+		_left="$_left set_event($(tr '\n' ' ' < "$KHIST_MNT/set_event"))"
+		echo 0 > "$KHIST_MNT/events/enable" 2>/dev/null
+	fi
+	for _s in sched raw_syscalls kmem irq timer task signal khist_test \
+		synthetic; do
+		for _t in "$KHIST_MNT"/events/$_s/*/trigger; do
+			[ -f "$_t" ] || continue
+			grep -q '^[^#]' "$_t" 2>/dev/null || continue
+			_left="$_left ${_t#"$KHIST_MNT"/events/}($(grep '^[^#]' "$_t" | head -n 1))"
+			: > "$_t" 2>/dev/null
+		done
+	done
+	if grep -q . "$KHIST_MNT/dynamic_events" 2>/dev/null; then
+		_left="$_left dynamic_events($(tr '\n' ' ' < "$KHIST_MNT/dynamic_events"))"
+		: > "$KHIST_MNT/dynamic_events" 2>/dev/null
+	fi
+	for _f in set_event_pid set_event_notrace_pid; do
+		grep -q . "$KHIST_MNT/$_f" 2>/dev/null || continue
+		_left="$_left $_f"
+		echo > "$KHIST_MNT/$_f" 2>/dev/null
+	done
+	for _o in record-cmd:1 record-tgid:0 event-fork:0; do
+		_f=$KHIST_MNT/options/${_o%:*}
+		[ -f "$_f" ] && [ "$(cat "$_f")" != "${_o#*:}" ] || continue
+		_left="$_left options/${_o%:*}"
+		echo "${_o#*:}" > "$_f" 2>/dev/null
+	done
+	if [ "$(cat "$KHIST_MNT/tracing_on" 2>/dev/null)" = 0 ]; then
+		_left="$_left tracing_on=0"
+		echo 1 > "$KHIST_MNT/tracing_on"
+	fi
+	[ -z "$_left" ] || echo "khist-test-leftover: $1 left:$_left" >&2
+}
 # Seconds per test: 300, more on debug kernels (KHIST_TEST_TIMEOUT).
 limit=${KHIST_TEST_TIMEOUT:-300}
 
@@ -38,6 +87,7 @@ for tc in $(find "$here/test.d" -name '*.tc' | sort); do
 	(cd "$scratch" && timeout "$limit" dash -e -c ". '$here/lib.sh'; . '$tc'") \
 		> "$scratch/.log" 2>&1
 	rc=$?
+	[ ! -d "$KHIST_MNT/events" ] || sweep "$name"
 	# Each test's guest time on stderr (the VM's console): where a
 	# suite's time goes.
 	echo "khist-test-time: $name $(awk -v a="$t0" '{ printf "%.1f", $1 - a }' /proc/uptime) s" >&2
