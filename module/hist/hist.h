@@ -75,7 +75,11 @@ typedef u64 (*khist_clock_fn)(void);
  *             hits)
  * @show_lock: held by a `hist` reader while it reads, sorts and prints
  *             the map (without khist_event_mutex), and by what changes
- *             what it reads: unlink, clear, growth
+ *             or frees what it reads: unlink, clear
+ * @walk_lock: held while the map's slot table is walked (the first part
+ *             of a read: khist_hist_rows_get()) and while it grows; the
+ *             sort and print of a read go on beside a growth (elements
+ *             never move)
  * @charged:   bytes charged against mem_limit_kb for it and its map
  * @cache:     per-CPU last hit (keys of one or two words), or NULL
  * @key_words: key size in u64 words
@@ -86,7 +90,8 @@ typedef u64 (*khist_clock_fn)(void);
  * @grow_logged: that failure is in error_log
  * @grow_iw:   queued by a hit that finds the map wants to grow (any
  *             context); queues @grow_work
- * @grow_work: grows the map under khist_event_mutex
+ * @grow_err:  why it failed (-E2BIG: the memory limit, -ENOMEM)
+ * @grow_work: grows the map under @walk_lock
  */
 struct khist_hist_data {
 	struct khist_hist_spec *spec;
@@ -105,13 +110,15 @@ struct khist_hist_data {
 	u32 qs_mask;
 	u32 qs_off[KHIST_MAP_SUMS_MAX];
 	struct khist_inter *inter;
-	struct mutex show_lock; /* a `hist` reader vs. unlink, clear, grow */
+	struct mutex show_lock; /* a `hist` reader vs. unlink, clear */
+	struct mutex walk_lock; /* a walk of the slot table vs. growth */
 	u64 charged;
 	struct khist_hit_cache __percpu *cache;
 	unsigned int key_words;
 	unsigned long gen;
 	bool grows;
 	int grow_stop;
+	int grow_err;
 	bool grow_logged;
 	struct irq_work grow_iw;
 	struct delayed_work grow_work;
@@ -258,6 +265,7 @@ int khist_hist_spec_charge(struct khist_hist_spec *sp);
 void khist_hist_spec_put(struct khist_hist_spec *sp);
 struct khist_hist_data *khist_hist_named_find(const char *name);
 void khist_hist_data_clear(struct khist_hist_data *hd);
+void khist_hist_grow_now(struct khist_hist_data *hd);
 int khist_hist_clock_lookup(const char *name, khist_clock_fn *fn, bool *ns);
 
 /* hist_run.c */

@@ -178,39 +178,83 @@ static void khist_hist_grow_report(struct khist_hist_data *hd, int err)
 	kfree(text);
 }
 
-/* Grow @hd's map while it asks for it, under khist_event_mutex. */
+/* Grow @hd's map while it asks for it and nothing refused; walk_lock held. */
+static void khist_hist_grow_locked(struct khist_hist_data *hd)
+{
+	int ret;
+
+	lockdep_assert_held(&hd->walk_lock);
+	while (hd->grows && !READ_ONCE(hd->grow_stop) &&
+	       khist_map_should_grow(hd->map)) {
+		ret = khist_map_grow(hd->map);
+		if (!ret)
+			continue;
+		WRITE_ONCE(hd->grow_err, ret);
+		WRITE_ONCE(hd->grow_stop, 1);
+	}
+}
+
+/*
+ * The first refused growth since the last clear, once in error_log; under
+ * khist_event_mutex (the users' list, the instance's log).
+ */
+static void khist_hist_grow_note(struct khist_hist_data *hd)
+{
+	lockdep_assert_held(&khist_event_mutex);
+	if (!READ_ONCE(hd->grow_stop) || READ_ONCE(hd->grow_logged))
+		return;
+	WRITE_ONCE(hd->grow_logged, true);
+	khist_hist_grow_report(hd, READ_ONCE(hd->grow_err));
+}
+
+/**
+ * khist_hist_grow_now() - grow a hist's map as far as it asks, before a read
+ * @hd: the hist data
+ *
+ * The work below grows the map when a hit asks for it; a reader of `hist`
+ * or `hist_json` does it too before it reads, so that a growth never waits
+ * for a whole read. Either way a growth waits only for a walk of the slot
+ * table (walk_lock), not for a sort or a print. A refused growth stops the
+ * tries until the next clear and is reported once in error_log.
+ *
+ * Context: process context, sleeps; khist_event_mutex held, @hd->walk_lock
+ * not.
+ */
+void khist_hist_grow_now(struct khist_hist_data *hd)
+{
+	lockdep_assert_held(&khist_event_mutex);
+	mutex_lock(&hd->walk_lock);
+	khist_hist_grow_locked(hd);
+	mutex_unlock(&hd->walk_lock);
+	khist_hist_grow_note(hd);
+}
+
+/*
+ * Grow @hd's map while it asks for it. No khist_event_mutex: readers of
+ * hist files hold it for as long as they read, back to back. Clear and
+ * the walks of readers take walk_lock, whose holders never wait for this
+ * work (khist_hist_data_put() does, with cancel_delayed_work_sync()).
+ */
 static void khist_hist_grow_work(struct work_struct *w)
 {
 	struct delayed_work *dw = to_delayed_work(w);
 	struct khist_hist_data *hd;
-	int ret;
 
 	hd = container_of(dw, struct khist_hist_data, grow_work);
+	mutex_lock(&hd->walk_lock);
+	khist_hist_grow_locked(hd);
+	mutex_unlock(&hd->walk_lock);
+	if (!READ_ONCE(hd->grow_stop) || READ_ONCE(hd->grow_logged))
+		return;
 	/*
-	 * Never wait for the mutex: its holder may be freeing @hd and
-	 * waiting for this work (khist_hist_data_put()). Try again later.
+	 * The report needs the mutex, whose holder may be freeing @hd and
+	 * waiting for this work: never wait for it, try again later.
 	 */
 	if (!mutex_trylock(&khist_event_mutex)) {
 		queue_delayed_work(system_unbound_wq, &hd->grow_work, 1);
 		return;
 	}
-	/* Nor for a reader of `hist` printing the map (show_lock). */
-	if (!mutex_trylock(&hd->show_lock)) {
-		mutex_unlock(&khist_event_mutex);
-		queue_delayed_work(system_unbound_wq, &hd->grow_work, 1);
-		return;
-	}
-	while (!hd->grow_stop && khist_map_should_grow(hd->map)) {
-		ret = khist_map_grow(hd->map);
-		if (!ret)
-			continue;
-		WRITE_ONCE(hd->grow_stop, 1);
-		if (!hd->grow_logged) {
-			hd->grow_logged = true;
-			khist_hist_grow_report(hd, ret);
-		}
-	}
-	mutex_unlock(&hd->show_lock);
+	khist_hist_grow_note(hd);
 	mutex_unlock(&khist_event_mutex);
 }
 
@@ -342,6 +386,7 @@ struct khist_hist_data *khist_hist_data_create(struct khist_hist_spec *spec,
 		goto fail;
 	}
 	mutex_init(&hd->show_lock);
+	mutex_init(&hd->walk_lock);
 	hd->spec = spec;
 	hd->name = spec->name;
 	hd->refs = 1;
@@ -459,7 +504,10 @@ void khist_hist_data_clear(struct khist_hist_data *hd)
 	khist_trigger_sync();
 	/* A reader of `hist` reads the map without khist_event_mutex. */
 	mutex_lock(&hd->show_lock);
+	/* Nor may the map grow meanwhile (the work takes walk_lock alone). */
+	mutex_lock(&hd->walk_lock);
 	khist_map_clear(hd->map);
+	mutex_unlock(&hd->walk_lock);
 	mutex_unlock(&hd->show_lock);
 	/*
 	 * Every cached element may now hold another key; lookups from other
@@ -468,7 +516,7 @@ void khist_hist_data_clear(struct khist_hist_data *hd)
 	smp_store_release(&hd->gen, hd->gen + 1);
 	/* An empty map may grow again (and say so if it cannot). */
 	WRITE_ONCE(hd->grow_stop, 0);
-	hd->grow_logged = false;
+	WRITE_ONCE(hd->grow_logged, false);
 	/* Orders the cleared map and the generation before updates resume. */
 	smp_store_release(&hd->clearing, 0);
 }

@@ -126,6 +126,8 @@ static void khist_hjson_one(struct khist_json *j, struct khist_hjson_reader *r,
 		}
 	}
 	khist_hsorter_init(&s, sp);
+	/* A growth the work could not get the locks for, before the read. */
+	khist_hist_grow_now(hd);
 	if (khist_hist_rows_get(hd, &s, &rows)) {
 		kvfree(snaps);
 		j->err = -ENOMEM;

@@ -118,6 +118,8 @@ int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 		kvfree(snap);
 		return -ENOMEM;
 	}
+	/* The walk, not the sort: a growth waits for this part only. */
+	mutex_lock(&hd->walk_lock);
 	while (r->n < cap && (elt = khist_map_next(hd->map, &pos))) {
 		struct khist_hrow *row = &r->store[r->n];
 		u64 *sums = r->sums + (size_t)r->n * n_sums;
@@ -136,6 +138,7 @@ int khist_hist_rows_get(struct khist_hist_data *hd, struct khist_hsorter *s,
 		if (!(r->n % (snap ? 64 : 1024)))
 			cond_resched();
 	}
+	mutex_unlock(&hd->walk_lock);
 	kvfree(snap);
 	s->relax = khist_hist_sort_relax;
 	khist_hist_sort(s, r->rows, r->n);
@@ -473,8 +476,10 @@ static int khist_print_entries(struct seq_file *m, struct khist_hist_data *hd)
  * The header (trigger info) prints under khist_event_mutex; the entries
  * are read, sorted and printed under the data's show_lock alone, so that
  * a reader of a big map (a gid= reader) does not hold off root's control
- * writes. Removing the trigger or clearing or growing its map takes
- * show_lock too, and waits for the table to be printed.
+ * writes. Removing the trigger or clearing its map takes show_lock too,
+ * and waits for the table to be printed; a growth waits only for the walk
+ * of the slot table (walk_lock), and one the map asks for is done first,
+ * by the reader (khist_hist_grow_now()).
  *
  * Context: process context, khist_event_mutex held on entry and released
  * on return (whatever is returned).
@@ -514,6 +519,8 @@ int khist_hist_show_nth(struct seq_file *m, struct khist_event *ev,
 	/* @ht and its data stay while show_lock is held (hist_cmd.c). */
 	hd = ht->hd;
 	mutex_lock(&hd->show_lock);
+	/* A growth the work could not get the locks for: now, then read. */
+	khist_hist_grow_now(hd);
 	mutex_unlock(&khist_event_mutex);
 	n_entries = khist_print_entries(m, hd);
 	if (n_entries < 0)

@@ -13,6 +13,7 @@ export KHIST_MNT=${KHIST_MNT:-/sys/kernel/khist}
 filter=${1:-}
 count=0
 idx=0
+mem_limit=$(cat /sys/module/khist/parameters/mem_limit_kb 2>/dev/null)
 
 # sweep NAME - what a test left behind on khist changes the results of the
 # tests after it (which ones depends on the order, and on KHIST_SHARD):
@@ -55,6 +56,15 @@ sweep() {
 		_left="$_left options/${_o%:*}"
 		echo "${_o#*:}" > "$_f" 2>/dev/null
 	done
+	for _m in $(sed -n 's/^\(khist_[a-z0-9_]*\) .*/\1/p' /proc/modules); do
+		_left="$_left module:$_m"
+		rmmod "$_m" 2>/dev/null
+	done
+	_f=/sys/module/khist/parameters/mem_limit_kb
+	if [ -n "$mem_limit" ] && [ "$(cat $_f 2>/dev/null)" != "$mem_limit" ]; then
+		_left="$_left mem_limit_kb=$(cat $_f)"
+		echo "$mem_limit" > $_f 2>/dev/null
+	fi
 	if [ "$(cat "$KHIST_MNT/tracing_on" 2>/dev/null)" = 0 ]; then
 		_left="$_left tracing_on=0"
 		echo 1 > "$KHIST_MNT/tracing_on"
