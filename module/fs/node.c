@@ -268,8 +268,7 @@ void khist_fs_remove(struct khist_node *node)
  *
  * Context: any.
  */
-void khist_node_owner(const struct khist_node *node, kuid_t *uid,
-		      kgid_t *gid)
+void khist_node_owner(const struct khist_node *node, kuid_t *uid, kgid_t *gid)
 {
 	const struct khist_node *n;
 	kuid_t u = READ_ONCE(node->uid);

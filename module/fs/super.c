@@ -123,8 +123,7 @@ static const struct dentry_operations khist_dentry_ops = {
  */
 static void khist_refresh_owner(struct inode *inode)
 {
-	khist_node_owner(khist_inode_node(inode), &inode->i_uid,
-			 &inode->i_gid);
+	khist_node_owner(khist_inode_node(inode), &inode->i_uid, &inode->i_gid);
 }
 
 static int khist_permission(khist_idmap_t *idmap, struct inode *inode, int mask)
@@ -152,17 +151,19 @@ static int khist_setattr(khist_idmap_t *idmap, struct dentry *dentry,
 			 struct iattr *attr)
 {
 	struct inode *inode = d_inode(dentry);
+	kuid_t uid = INVALID_UID;
+	kgid_t gid = INVALID_GID;
 	int ret;
 
 	khist_refresh_owner(inode);
 	ret = simple_setattr(idmap, dentry, attr);
 	if (ret)
 		return ret;
-	khist_node_set_owner(khist_inode_node(inode),
-			     attr->ia_valid & ATTR_UID ? inode->i_uid :
-							 INVALID_UID,
-			     attr->ia_valid & ATTR_GID ? inode->i_gid :
-							 INVALID_GID);
+	if (attr->ia_valid & ATTR_UID)
+		uid = inode->i_uid;
+	if (attr->ia_valid & ATTR_GID)
+		gid = inode->i_gid;
+	khist_node_set_owner(khist_inode_node(inode), uid, gid);
 	return 0;
 }
 
