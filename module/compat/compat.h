@@ -47,7 +47,7 @@
 /* 6.6 passed the statx request mask on to generic_fillattr(). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
 #define khist_fillattr(idmap, mask, inode, stat) \
-	generic_fillattr(idmap, inode, stat)
+	((void)(mask), generic_fillattr(idmap, inode, stat))
 #else
 #define khist_fillattr(idmap, mask, inode, stat) \
 	generic_fillattr(idmap, mask, inode, stat)

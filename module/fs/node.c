@@ -359,6 +359,7 @@ void khist_fs_set_events_top(struct khist_node *node)
 	khist_node_owner(node->parent, &uid, &gid);
 	WRITE_ONCE(node->base_uid, uid);
 	WRITE_ONCE(node->base_gid, gid);
+	/* The base first: a lockless khist_node_owner() acquires the flag. */
 	smp_store_release(&node->flags, node->flags | KHIST_NODE_EVENTS);
 	mutex_unlock(&khist_fs_lock);
 }
