@@ -128,6 +128,8 @@ static int khist_instance_fill(struct khist_instance *inst)
 		inst->events_dir = NULL;
 		return ret;
 	}
+	/* Its entries are owned as eventfs's are (fs/node.c). */
+	khist_fs_set_events_top(inst->events_dir);
 	ret = khist_conform_init(inst);
 	if (ret)
 		return ret;

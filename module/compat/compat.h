@@ -44,6 +44,15 @@
 #define khist_inode_init_ts(ino) simple_inode_init_ts(ino)
 #endif
 
+/* 6.6 passed the statx request mask on to generic_fillattr(). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+#define khist_fillattr(idmap, mask, inode, stat) \
+	((void)(mask), generic_fillattr(idmap, inode, stat))
+#else
+#define khist_fillattr(idmap, mask, inode, stat) \
+	generic_fillattr(idmap, mask, inode, stat)
+#endif
+
 /*
  * 6.8 made the ring buffer's sub-buffer size a file, buffer_subbuf_size_kb,
  * and let it be changed (ring_buffer_subbuf_order_set()). Before, every

@@ -117,8 +117,11 @@ static const char khist_readme_text[] =
 	"\t    snapshot()\t\t- snapshot the trace buffer (onmax/onchange)\n"
 	"\n"
 	" Mount options:\n"
+	"\t e.g. mount -t khist [-o [gid=<gid>]] nodev /sys/kernel/khist\n"
 	"  gid=<gid>\t- the group that may use these files (default: root)\n"
-	"  uid=<uid>\t- the owner of these files (default: root)\n";
+	"  uid=<uid>\t- the owner of these files (default: root)\n"
+	"\t  chown/chgrp of a file or directory holds until a remount\n"
+	"\t  gives uid=/gid= again\n";
 
 static ssize_t khist_readme_read(struct file *file, char __user *ubuf,
 				 size_t count, loff_t *ppos)

@@ -63,12 +63,27 @@ struct khist_dir_ops {
  * @data:     owner's data, seen as inode->i_private
  * @release:  frees @data when the node dies (optional)
  * @removed:  set once khist_fs_remove() unlinked the node
+ * @flags:    KHIST_NODE_* below; written under khist_fs_lock
+ * @uid:      owner given by chown, INVALID_UID while it follows others
+ * @gid:      group given by chgrp, INVALID_GID while it follows others
+ * @base_uid: events directory tops only: the owner of the entries below
+ *            that have none of their own
+ * @base_gid: the same for the group
  * @rcu:      frees the node after a grace period
+ *
+ * The ownership fields are read without a lock (permission checks run in
+ * RCU path walk): each is one word, written with WRITE_ONCE() under
+ * khist_fs_lock. They live in what was padding, so the node stays 128
+ * bytes on 64-bit.
  */
 struct khist_node {
 	struct kref ref;
+	kuid_t uid;
 	const char *name;
 	umode_t mode;
+	bool removed;
+	u8 flags;
+	kgid_t gid;
 	unsigned long ino;
 	struct khist_node *parent;
 	struct list_head children;
@@ -77,9 +92,18 @@ struct khist_node {
 	const struct khist_dir_ops *dir_ops;
 	void *data;
 	void (*release)(void *data);
-	bool removed;
 	struct rcu_head rcu;
+	kuid_t base_uid;
+	kgid_t base_gid;
 };
+
+/*
+ * KHIST_NODE_INSTANCES: a directory users made an instance in; the nodes
+ * below it follow its chown/chgrp. KHIST_NODE_EVENTS: the top of an events
+ * tree; the nodes below it follow @base_uid/@base_gid.
+ */
+#define KHIST_NODE_INSTANCES 0x1
+#define KHIST_NODE_EVENTS 0x2
 
 #define KHIST_MODE_READ 0440
 #define KHIST_MODE_WRITE 0640
@@ -98,6 +122,7 @@ struct khist_node *khist_fs_create_file(struct khist_node *parent,
 void khist_fs_set_release(struct khist_node *node, void (*release)(void *));
 void khist_fs_set_dir_ops(struct khist_node *node,
 			  const struct khist_dir_ops *ops);
+void khist_fs_set_events_top(struct khist_node *node);
 void khist_fs_remove(struct khist_node *node);
 struct khist_node *khist_fs_lookup(struct khist_node *dir, const char *name);
 bool khist_fs_node_removed(const struct khist_node *node);

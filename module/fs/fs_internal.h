@@ -14,6 +14,10 @@ void khist_node_get(struct khist_node *node);
 void khist_node_put(struct khist_node *node);
 struct khist_node *khist_node_find_child(struct khist_node *dir,
 					 const char *name, size_t len);
+void khist_node_owner(const struct khist_node *node, kuid_t *uid, kgid_t *gid);
+void khist_node_set_owner(struct khist_node *node, kuid_t uid, kgid_t gid);
+void khist_node_mark_instances(struct khist_node *dir);
+void khist_fs_mount_owner(kuid_t uid, kgid_t gid);
 int khist_fs_tree_init(void);
 void khist_fs_tree_exit(void);
 

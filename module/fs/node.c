@@ -72,6 +72,8 @@ static struct khist_node *khist_node_alloc(const char *name, umode_t mode,
 		return NULL;
 	}
 	kref_init(&node->ref);
+	node->uid = INVALID_UID;
+	node->gid = INVALID_GID;
 	node->mode = mode;
 	node->ino = get_next_ino();
 	node->data = data;
@@ -242,6 +244,169 @@ void khist_fs_remove(struct khist_node *node)
 	mutex_unlock(&khist_fs_lock);
 }
 
+/*
+ * Ownership, as tracefs and eventfs in 6.12 have it:
+ *
+ * - The root's owner is the mount's (uid=, gid=) until chown'd/chgrp'd.
+ * - Outside events trees, a node with no owner of its own follows the
+ *   directory instances were made in (KHIST_NODE_INSTANCES) if it is
+ *   below it and that directory has one, else the root.
+ * - An events tree top's entries follow its base owner, which is its
+ *   parent's owner when it was made and the mount's after a remount that
+ *   names uid= or gid=; a chown of the top itself changes only the top.
+ * - A remount naming uid= (gid=) forgets every chown (chgrp).
+ *
+ * Every field is one word, so this may run anywhere, also in RCU path
+ * walk: a node keeps its parent alive, and the caller holds the node.
+ */
+
+/**
+ * khist_node_owner() - the owner and group a node shows
+ * @node: the node; the caller holds a reference (or khist_fs_lock)
+ * @uid:  set to its owner
+ * @gid:  set to its group
+ *
+ * Context: any.
+ */
+void khist_node_owner(const struct khist_node *node, kuid_t *uid, kgid_t *gid)
+{
+	const struct khist_node *n;
+	kuid_t u = READ_ONCE(node->uid);
+	kgid_t g = READ_ONCE(node->gid);
+	u8 flags;
+
+	for (n = node; n->parent; n = n->parent) {
+		/* Pairs with the release in khist_fs_set_events_top(). */
+		flags = smp_load_acquire(&n->flags);
+		if (flags & KHIST_NODE_EVENTS) {
+			if (!uid_valid(u))
+				u = READ_ONCE(n->base_uid);
+			if (!gid_valid(g))
+				g = READ_ONCE(n->base_gid);
+			goto out;
+		}
+		if (n != node && (flags & KHIST_NODE_INSTANCES)) {
+			if (!uid_valid(u))
+				u = READ_ONCE(n->uid);
+			if (!gid_valid(g))
+				g = READ_ONCE(n->gid);
+			while (n->parent)
+				n = n->parent;
+			break;
+		}
+	}
+	/* n is the root now. */
+	if (!uid_valid(u))
+		u = READ_ONCE(n->uid);
+	if (!gid_valid(g))
+		g = READ_ONCE(n->gid);
+out:
+	*uid = u;
+	*gid = g;
+}
+
+/**
+ * khist_node_set_owner() - remember a chown/chgrp of a node
+ * @node: the node
+ * @uid:  the new owner, or INVALID_UID to leave it
+ * @gid:  the new group, or INVALID_GID to leave it
+ *
+ * The node keeps it until a remount names uid= (gid=); nodes that follow
+ * this one (see khist_node_owner()) follow the change.
+ *
+ * Context: process context; takes khist_fs_lock.
+ */
+void khist_node_set_owner(struct khist_node *node, kuid_t uid, kgid_t gid)
+{
+	mutex_lock(&khist_fs_lock);
+	if (uid_valid(uid))
+		WRITE_ONCE(node->uid, uid);
+	if (gid_valid(gid))
+		WRITE_ONCE(node->gid, gid);
+	mutex_unlock(&khist_fs_lock);
+}
+
+/**
+ * khist_node_mark_instances() - note that instances are made in @dir
+ * @dir: the directory
+ *
+ * Context: process context; takes khist_fs_lock.
+ */
+void khist_node_mark_instances(struct khist_node *dir)
+{
+	mutex_lock(&khist_fs_lock);
+	WRITE_ONCE(dir->flags, dir->flags | KHIST_NODE_INSTANCES);
+	mutex_unlock(&khist_fs_lock);
+}
+
+/**
+ * khist_fs_set_events_top() - make @node the top of an events tree
+ * @node: a directory just made (events/ of an instance)
+ *
+ * Its entries take its parent's current owner as their default, not the
+ * owner @node itself may be given later.
+ *
+ * Context: process context, right after creation; takes khist_fs_lock.
+ */
+void khist_fs_set_events_top(struct khist_node *node)
+{
+	kuid_t uid;
+	kgid_t gid;
+
+	if (IS_ERR_OR_NULL(node) || !node->parent)
+		return;
+	mutex_lock(&khist_fs_lock);
+	khist_node_owner(node->parent, &uid, &gid);
+	WRITE_ONCE(node->base_uid, uid);
+	WRITE_ONCE(node->base_gid, gid);
+	/* The base first: a lockless khist_node_owner() acquires the flag. */
+	smp_store_release(&node->flags, node->flags | KHIST_NODE_EVENTS);
+	mutex_unlock(&khist_fs_lock);
+}
+
+static void khist_node_forget_owners(struct khist_node *node, kuid_t uid,
+				     kgid_t gid)
+{
+	struct khist_node *child;
+
+	if (uid_valid(uid)) {
+		WRITE_ONCE(node->uid, INVALID_UID);
+		WRITE_ONCE(node->base_uid, uid);
+	}
+	if (gid_valid(gid)) {
+		WRITE_ONCE(node->gid, INVALID_GID);
+		WRITE_ONCE(node->base_gid, gid);
+	}
+	list_for_each_entry(child, &node->children, sibling)
+		khist_node_forget_owners(child, uid, gid);
+}
+
+/**
+ * khist_fs_mount_owner() - apply a mount's uid=/gid= to the tree
+ * @uid: the uid= given, or INVALID_UID
+ * @gid: the gid= given, or INVALID_GID
+ *
+ * The root takes them, every chown (for @uid) or chgrp (for @gid) made
+ * before is forgotten, and events trees default to them.
+ *
+ * Context: process context; takes khist_fs_lock.
+ */
+void khist_fs_mount_owner(kuid_t uid, kgid_t gid)
+{
+	struct khist_node *child;
+
+	if (!uid_valid(uid) && !gid_valid(gid))
+		return;
+	mutex_lock(&khist_fs_lock);
+	if (uid_valid(uid))
+		WRITE_ONCE(khist_root->uid, uid);
+	if (gid_valid(gid))
+		WRITE_ONCE(khist_root->gid, gid);
+	list_for_each_entry(child, &khist_root->children, sibling)
+		khist_node_forget_owners(child, uid, gid);
+	mutex_unlock(&khist_fs_lock);
+}
+
 /**
  * khist_fs_lookup() - find a child of a directory by name
  * @dir:  the directory
@@ -295,7 +460,12 @@ struct khist_node *khist_fs_root(void)
 int khist_fs_tree_init(void)
 {
 	khist_root = khist_node_alloc("", S_IFDIR | KHIST_MODE_DIR, NULL);
-	return khist_root ? 0 : -ENOMEM;
+	if (!khist_root)
+		return -ENOMEM;
+	/* The root always has an owner: the mount's, or its chown. */
+	khist_root->uid = GLOBAL_ROOT_UID;
+	khist_root->gid = GLOBAL_ROOT_GID;
+	return 0;
 }
 
 /**

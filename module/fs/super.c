@@ -15,16 +15,13 @@
 #include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/namei.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include "fs.h"
 #include "fs_internal.h"
 
 #include <uapi/khist.h>
-
-/* Mount options, global because the superblock is. */
-static kuid_t khist_fs_uid = GLOBAL_ROOT_UID;
-static kgid_t khist_fs_gid = GLOBAL_ROOT_GID;
 
 struct khist_inode {
 	struct inode vfs;
@@ -83,12 +80,15 @@ static void khist_evict_inode(struct inode *inode)
 	khist_node_put(node);
 }
 
+static int khist_show_options(struct seq_file *m, struct dentry *root);
+
 static const struct super_operations khist_super_ops = {
 	.alloc_inode = khist_alloc_inode,
 	.free_inode = khist_free_inode,
 	.evict_inode = khist_evict_inode,
 	.drop_inode = generic_delete_inode,
 	.statfs = simple_statfs,
+	.show_options = khist_show_options,
 };
 
 /*
@@ -117,11 +117,13 @@ static const struct dentry_operations khist_dentry_ops = {
 	.d_delete = always_delete_dentry,
 };
 
-/* Ownership follows the current mount options, checked at each access. */
+/*
+ * Ownership is the node's (node.c, khist_node_owner()), worked out again at
+ * each access: what a node follows can change while its inode is cached.
+ */
 static void khist_refresh_owner(struct inode *inode)
 {
-	inode->i_uid = READ_ONCE(khist_fs_uid);
-	inode->i_gid = READ_ONCE(khist_fs_gid);
+	khist_node_owner(khist_inode_node(inode), &inode->i_uid, &inode->i_gid);
 }
 
 static int khist_permission(khist_idmap_t *idmap, struct inode *inode, int mask)
@@ -130,9 +132,46 @@ static int khist_permission(khist_idmap_t *idmap, struct inode *inode, int mask)
 	return generic_permission(idmap, inode, mask);
 }
 
+static int khist_getattr(khist_idmap_t *idmap, const struct path *path,
+			 struct kstat *stat, u32 request_mask,
+			 unsigned int query_flags)
+{
+	struct inode *inode = d_inode(path->dentry);
+
+	khist_refresh_owner(inode);
+	khist_fillattr(idmap, request_mask, inode, stat);
+	return 0;
+}
+
+/*
+ * chown/chgrp stick to the node (inodes do not last); anything else
+ * (chmod, times) only changes the inode, as before.
+ */
+static int khist_setattr(khist_idmap_t *idmap, struct dentry *dentry,
+			 struct iattr *attr)
+{
+	struct inode *inode = d_inode(dentry);
+	kuid_t uid = INVALID_UID;
+	kgid_t gid = INVALID_GID;
+	int ret;
+
+	khist_refresh_owner(inode);
+	ret = simple_setattr(idmap, dentry, attr);
+	if (ret)
+		return ret;
+	if (attr->ia_valid & ATTR_UID)
+		uid = inode->i_uid;
+	if (attr->ia_valid & ATTR_GID)
+		gid = inode->i_gid;
+	khist_node_set_owner(khist_inode_node(inode), uid, gid);
+	return 0;
+}
+
 static const struct inode_operations khist_dir_inode_ops;
 static const struct inode_operations khist_file_inode_ops = {
 	.permission = khist_permission,
+	.getattr = khist_getattr,
+	.setattr = khist_setattr,
 };
 
 static const struct file_operations khist_dir_fops;
@@ -190,6 +229,8 @@ static int khist_mkdir(khist_idmap_t *idmap, struct inode *dir,
 
 	if (!parent->dir_ops || !parent->dir_ops->mkdir)
 		return -EPERM;
+	/* From now on, what is below follows this directory's chown. */
+	khist_node_mark_instances(parent);
 	/* The callback creates nodes; drop the VFS lock to avoid inversion. */
 	inode_unlock(dir);
 	ret = parent->dir_ops->mkdir(parent, dentry->d_name.name);
@@ -223,6 +264,8 @@ static int khist_rmdir(struct inode *dir, struct dentry *dentry)
 static const struct inode_operations khist_dir_inode_ops = {
 	.lookup = khist_lookup,
 	.permission = khist_permission,
+	.getattr = khist_getattr,
+	.setattr = khist_setattr,
 	.mkdir = khist_mkdir,
 	.rmdir = khist_rmdir,
 };
@@ -379,14 +422,43 @@ static int khist_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	return 0;
 }
 
+/*
+ * Every mount shares the superblock, so a new mount with uid=/gid= acts as
+ * a remount with them, as on tracefs (whose superblock the kernel keeps).
+ */
+/*
+ * The options the last mount or remount gave, for /proc/mounts: as on
+ * tracefs, one that names neither shows neither, though the owners stay.
+ */
+static kuid_t khist_shown_uid = GLOBAL_ROOT_UID;
+static kgid_t khist_shown_gid = GLOBAL_ROOT_GID;
+
+/*
+ * Every mount shares the superblock, so a new mount with uid=/gid= acts as
+ * a remount with them, as on tracefs (whose superblock the kernel keeps).
+ */
 static void khist_apply_opts(struct fs_context *fc)
 {
 	struct khist_fs_opts *opts = fc->fs_private;
 
-	if (opts->set_uid)
-		WRITE_ONCE(khist_fs_uid, opts->uid);
-	if (opts->set_gid)
-		WRITE_ONCE(khist_fs_gid, opts->gid);
+	WRITE_ONCE(khist_shown_uid,
+		   opts->set_uid ? opts->uid : GLOBAL_ROOT_UID);
+	WRITE_ONCE(khist_shown_gid,
+		   opts->set_gid ? opts->gid : GLOBAL_ROOT_GID);
+	khist_fs_mount_owner(opts->set_uid ? opts->uid : INVALID_UID,
+			     opts->set_gid ? opts->gid : INVALID_GID);
+}
+
+static int khist_show_options(struct seq_file *m, struct dentry *root)
+{
+	kuid_t uid = READ_ONCE(khist_shown_uid);
+	kgid_t gid = READ_ONCE(khist_shown_gid);
+
+	if (!uid_eq(uid, GLOBAL_ROOT_UID))
+		seq_printf(m, ",uid=%u", from_kuid_munged(&init_user_ns, uid));
+	if (!gid_eq(gid, GLOBAL_ROOT_GID))
+		seq_printf(m, ",gid=%u", from_kgid_munged(&init_user_ns, gid));
+	return 0;
 }
 
 static int khist_get_tree(struct fs_context *fc)
