@@ -423,10 +423,6 @@ static int khist_parse_param(struct fs_context *fc, struct fs_parameter *param)
 }
 
 /*
- * Every mount shares the superblock, so a new mount with uid=/gid= acts as
- * a remount with them, as on tracefs (whose superblock the kernel keeps).
- */
-/*
  * The options the last mount or remount gave, for /proc/mounts: as on
  * tracefs, one that names neither shows neither, though the owners stay.
  */
