@@ -54,8 +54,14 @@ t "mount -t khist" mount -t khist nodev $M
 t "README readable" grep -q . $M/README
 t "a hist trigger counts sched_switch" hist_counts
 # DKMS ran the syscall table's generator too (dkms.conf): every syscall.
-t "syscall events (sys_enter_getpid, 300 or more)" sh -c \
-	"[ -d $M/events/syscalls/sys_enter_getpid ] && [ \$(ls $M/events/syscalls | grep -c '^sys_enter_') -ge 300 ]"
+syscall_events() {
+	n=$(ls $M/events/syscalls | grep -c '^sys_enter_')
+	echo "$n sys_enter_ events; the first of $M/events/syscalls:"
+	ls $M/events/syscalls | head -n 5
+	ls -ld $M/events/syscalls/sys_enter_getpid
+	[ -d $M/events/syscalls/sys_enter_getpid ] && [ "$n" -ge 300 ]
+}
+t "syscall events (sys_enter_getpid, 300 or more)" syscall_events
 t "umount" umount $M
 t "modprobe -r khist" modprobe -r khist
 t "module gone" sh -c '! grep -q "^khist " /proc/modules'

@@ -155,6 +155,11 @@ for k in $kernels; do
 	ko=$(ls /lib/modules/"$rel"/updates/dkms/khist.ko* 2>/dev/null | head -n 1)
 	t "dkms-$k: $rel/updates/dkms/khist.ko built for $rel" \
 		sh -c "modinfo -F vermagic '$ko' | grep -q '^$rel '"
+	# DKMS's log of the build, kept (the package's purge removes it).
+	cp "/var/lib/dkms/khist/$ver/$rel/x86_64/log/make.log" "$out/make-$k.log" 2>/dev/null ||
+		cp "/var/lib/dkms/khist/$ver/build/make.log" "$out/make-$k.log" 2>/dev/null || true
+	t "dkms-$k: khist.ko holds the syscall table (sys_enter_getpid)" \
+		sh -c "xz -dcf '$ko' | grep -aq 'sys_enter_getpid' || { grep -i 'syscall\|khist:' '$out/make-$k.log'; false; }"
 	t "dkms-$k: modules.dep lists updates/dkms/khist.ko" \
 		grep -Eq '^updates/dkms/khist\.ko' "/lib/modules/$rel/modules.dep"
 	if [ -n "$(modinfo -F signer "$ko" 2>/dev/null)" ]; then
