@@ -121,4 +121,24 @@ if command -v flock > /dev/null; then
 else
 	echo "ok $((n + 1)) - tpgen: lock # SKIP no flock"
 fi
+# The syscall table (tools/tpgen/syscalls.sh) with CC as DKMS sets it when
+# it runs under a make (its "make -f - show-CC" prints make's directory
+# lines): gcc is used, every syscall is still there. Both ways: the
+# definitions (KSRC) and the prototypes (KSRC=none).
+sc_count() {
+	_n=$(grep -c KHIST_SC_ENT "$1/khist_syscalls.h" 2>/dev/null)
+	echo "${_n:-0}"
+}
+badcc="make[1]: Entering directory '/tmp' gcc make[1]: Leaving directory '/tmp'"
+for src in "" none; do
+	CC="$badcc" KSRC=$src sh "$top/tools/tpgen/syscalls.sh" "$kdir" "$work/sc-bad$src" > "$work/sc.log" 2>&1
+	KSRC=$src sh "$top/tools/tpgen/syscalls.sh" "$kdir" "$work/sc-good$src" > /dev/null 2>&1
+	bad=$(sc_count "$work/sc-bad$src")
+	good=$(sc_count "$work/sc-good$src")
+	if [ "$bad" -ge 300 ] && [ "$bad" = "$good" ] && grep -q 'is not a compiler; using gcc' "$work/sc.log"; then
+		ok "syscall table${src:+ (KSRC=$src)}: CC set to make's chatter: gcc is used, $bad syscalls"
+	else
+		fail "syscall table${src:+ (KSRC=$src)}: CC set to make's chatter" "$bad syscalls with it, $good without" "$(cat "$work/sc.log")"
+	fi
+done
 exit $rc

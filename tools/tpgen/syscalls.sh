@@ -29,6 +29,15 @@ tbl=$kdir/arch/x86/include/generated/asm/syscalls_64.h
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/ksrc.sh"
 mkdir -p "$out"
+# The compiler for the preprocessor runs: $CC when it names a program (as
+# DKMS sets it), else gcc. DKMS run from a make sets CC to whatever its
+# own make printed, "make[1]: Entering directory ..." included.
+cc=gcc
+if [ -n "${CC:-}" ] && command -v "${CC%% *}" > /dev/null 2>&1; then
+	cc=$CC
+elif [ -n "${CC:-}" ]; then
+	echo "khist: syscall table: CC='$CC' is not a compiler; using gcc" >&2
+fi
 tmp=${KHIST_SC_TMP:-$(mktemp -d)}; mkdir -p "$tmp"
 [ -n "${KHIST_SC_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 
@@ -68,7 +77,7 @@ if [ -n "$ksrc" ]; then
 	     -I$ksrc/include/uapi -I$kdir/include/generated/uapi"
 	# shellcheck disable=SC2086
 	printf '#include <linux/kconfig.h>\n#include <asm/unistd.h>\n' |
-		${CC:-gcc} -E -dM -undef -D__KERNEL__ -D__x86_64__ $inc - 2> "$tmp/cpp.err" |
+		$cc -E -dM -undef -D__KERNEL__ -D__x86_64__ $inc - 2> "$tmp/cpp.err" |
 		grep -E '^#define (CONFIG_|__ARCH_WANT_|IS_ENABLED|IS_BUILTIN|IS_MODULE|IS_REACHABLE|__is_defined|__or|__and|__take_second_arg|___is_defined|____is_defined|____or|___or|____and|___and|__ARG_PLACEHOLDER_1|__KERNEL__|__x86_64__)' \
 		> "$tmp/config.h" || true
 	if ! grep -q '^#define CONFIG_X86_64 1' "$tmp/config.h"; then
@@ -90,7 +99,7 @@ if [ -n "$ksrc" ]; then
 	while read -r f; do
 		# shellcheck disable=SC2086
 		sed -e 's/^[[:space:]]*#[[:space:]]*\(include\|error\|warning\).*$//' "$ksrc/$f" |
-			${CC:-gcc} -E -P -undef -w -D__KERNEL__ -D__x86_64__ \
+			$cc -E -P -undef -w -D__KERNEL__ -D__x86_64__ \
 				-DBITS_PER_LONG=64 -include "$tmp/config.h" \
 				-include "$tmp/prelude.h" -x c - 2>/dev/null |
 			tr '\n' ' ' | sed 's/@KHIST_SC@/\n@KHIST_SC@/g' |
@@ -124,7 +133,12 @@ else
 	# (a comment before a prototype would hide it).
 	for h in "$srctree/include/linux/syscalls.h" "$srctree/arch/x86/include/asm/syscalls.h"; do
 		[ -f "$h" ] || continue
-		${CC:-gcc} -fpreprocessed -E -P -x c "$h" 2>/dev/null | grep -v '^[[:space:]]*#' || true
+		if ! $cc -fpreprocessed -E -P -x c "$h" > "$tmp/proto.i" 2> "$tmp/proto.err"; then
+			echo "khist: syscall table: $cc cannot read $h:" >&2
+			head -n 5 "$tmp/proto.err" | sed 's/^/  /' >&2
+			continue
+		fi
+		grep -v '^[[:space:]]*#' "$tmp/proto.i" || true
 	done | tr '\n' ' ' | sed 's/;/;\n/g' |
 		sed -n 's/^[[:space:]]*\(asmlinkage \)\{0,1\}long sys_\([a-z0-9_]*\)(\(.*\));$/\2|\3/p' |
 		awk -F'|' '{
@@ -243,4 +257,8 @@ if [ -f "$ex" ]; then
 	{ grep -v '^syscalls:' "$ex" || true; cat "$tmp/sc_exclusions.txt"; } > "$tmp/ex"
 	cmp -s "$tmp/ex" "$ex" || cp "$tmp/ex" "$ex"
 fi
-echo "khist: syscall events: $(grep -c KHIST_SC_ENT "$out/khist_syscalls.h") of $(grep -vc ' ni_syscall$' "$tmp/table") table entries, from $src"
+nsc=$(grep -c KHIST_SC_ENT "$out/khist_syscalls.h" || true)
+echo "khist: syscall events: $nsc of $(grep -vc ' ni_syscall$' "$tmp/table" || true) table entries, from $src"
+if [ "$nsc" -eq 0 ] && [ -s "$tmp/table" ]; then
+	echo "khist: WARNING: no syscall events: no definition of any syscall was read (see the lines above)" >&2
+fi
