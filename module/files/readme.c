@@ -120,6 +120,7 @@ static const char khist_readme_text[] =
 	"\t e.g. mount -t khist [-o [gid=<gid>]] nodev /sys/kernel/khist\n"
 	"  gid=<gid>\t- the group that may use these files (default: root)\n"
 	"  uid=<uid>\t- the owner of these files (default: root)\n"
+	"  mode=<octal>\t- the mode of this directory (default: 0750)\n"
 	"\t  chown/chgrp of a file or directory holds until a remount\n"
 	"\t  gives uid=/gid= again\n";
 

@@ -18,6 +18,7 @@ void khist_node_owner(const struct khist_node *node, kuid_t *uid, kgid_t *gid);
 void khist_node_set_owner(struct khist_node *node, kuid_t uid, kgid_t gid);
 void khist_node_mark_instances(struct khist_node *dir);
 void khist_fs_mount_owner(kuid_t uid, kgid_t gid);
+void khist_fs_mount_mode(umode_t mode);
 int khist_fs_tree_init(void);
 void khist_fs_tree_exit(void);
 

@@ -408,6 +408,22 @@ void khist_fs_mount_owner(kuid_t uid, kgid_t gid)
 }
 
 /**
+ * khist_fs_mount_mode() - apply a mount's mode= to the root node
+ * @mode: the permission bits given
+ *
+ * The root inode of a later superblock is made with them (the caller sets
+ * the current one's).
+ *
+ * Context: process context; takes khist_fs_lock.
+ */
+void khist_fs_mount_mode(umode_t mode)
+{
+	mutex_lock(&khist_fs_lock);
+	WRITE_ONCE(khist_root->mode, S_IFDIR | (mode & S_IALLUGO));
+	mutex_unlock(&khist_fs_lock);
+}
+
+/**
  * khist_fs_lookup() - find a child of a directory by name
  * @dir:  the directory
  * @name: entry name

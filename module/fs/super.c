@@ -380,18 +380,20 @@ static int khist_fill_super(struct super_block *sb, struct fs_context *fc)
 	return sb->s_root ? 0 : -ENOMEM;
 }
 
-enum { KHIST_OPT_UID, KHIST_OPT_GID };
+enum { KHIST_OPT_UID, KHIST_OPT_GID, KHIST_OPT_MODE };
 
 static const struct fs_parameter_spec khist_fs_params[] = {
 	fsparam_u32("uid", KHIST_OPT_UID),
 	fsparam_u32("gid", KHIST_OPT_GID),
+	fsparam_u32oct("mode", KHIST_OPT_MODE),
 	{}
 };
 
 struct khist_fs_opts {
 	kuid_t uid;
 	kgid_t gid;
-	bool set_uid, set_gid;
+	umode_t mode;
+	bool set_uid, set_gid, set_mode;
 };
 
 static int khist_parse_param(struct fs_context *fc, struct fs_parameter *param)
@@ -418,6 +420,11 @@ static int khist_parse_param(struct fs_context *fc, struct fs_parameter *param)
 				      result.uint_32);
 		opts->set_gid = true;
 		break;
+	case KHIST_OPT_MODE:
+		/* Higher bits are dropped, as tracefs drops them. */
+		opts->mode = result.uint_32 & S_IALLUGO;
+		opts->set_mode = true;
+		break;
 	}
 	return 0;
 }
@@ -428,19 +435,31 @@ static int khist_parse_param(struct fs_context *fc, struct fs_parameter *param)
  */
 static kuid_t khist_shown_uid = GLOBAL_ROOT_UID;
 static kgid_t khist_shown_gid = GLOBAL_ROOT_GID;
+static umode_t khist_shown_mode = KHIST_MODE_DIR;
 
 /*
- * Every mount shares the superblock, so a new mount with uid=/gid= acts as
- * a remount with them, as on tracefs (whose superblock the kernel keeps).
+ * Every mount shares the superblock, so a new mount with uid=/gid=/mode=
+ * acts as a remount with them, as on tracefs (whose superblock the kernel
+ * keeps). mode= gives the root directory's permission bits: to the root
+ * inode of this superblock and to the root node, which the next one's root
+ * inode is made from.
  */
 static void khist_apply_opts(struct fs_context *fc)
 {
 	struct khist_fs_opts *opts = fc->fs_private;
+	struct inode *root = d_inode(fc->root->d_sb->s_root);
 
 	WRITE_ONCE(khist_shown_uid,
 		   opts->set_uid ? opts->uid : GLOBAL_ROOT_UID);
 	WRITE_ONCE(khist_shown_gid,
 		   opts->set_gid ? opts->gid : GLOBAL_ROOT_GID);
+	WRITE_ONCE(khist_shown_mode,
+		   opts->set_mode ? opts->mode : KHIST_MODE_DIR);
+	if (opts->set_mode) {
+		khist_fs_mount_mode(opts->mode);
+		WRITE_ONCE(root->i_mode, (READ_ONCE(root->i_mode) & S_IFMT) |
+						 opts->mode);
+	}
 	khist_fs_mount_owner(opts->set_uid ? opts->uid : INVALID_UID,
 			     opts->set_gid ? opts->gid : INVALID_GID);
 }
@@ -449,11 +468,14 @@ static int khist_show_options(struct seq_file *m, struct dentry *root)
 {
 	kuid_t uid = READ_ONCE(khist_shown_uid);
 	kgid_t gid = READ_ONCE(khist_shown_gid);
+	umode_t mode = READ_ONCE(khist_shown_mode);
 
 	if (!uid_eq(uid, GLOBAL_ROOT_UID))
 		seq_printf(m, ",uid=%u", from_kuid_munged(&init_user_ns, uid));
 	if (!gid_eq(gid, GLOBAL_ROOT_GID))
 		seq_printf(m, ",gid=%u", from_kgid_munged(&init_user_ns, gid));
+	if (mode != KHIST_MODE_DIR)
+		seq_printf(m, ",mode=%o", mode);
 	return 0;
 }
 
