@@ -4,8 +4,8 @@
  *
  *   khist-trace2 listen [--socket PATH] [--mode OCTAL] [--tee FILE] OUT...
  *   khist-trace2 replay [--dry-run] [--tee FILE] OUT... FILE|-
- *   khist-trace2 decode [FILE|-]
- *   khist-trace2 render --format event|perf|normal [FILE|-]
+ *   khist-trace2 decode [FILE|-|--khist DIR]
+ *   khist-trace2 render --format event|perf|normal [FILE|-|--khist DIR]
  *   khist-trace2 ctl wait-idle|stats|stop [--socket PATH]
  *   khist-trace2 formats [--layout]
  *
@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "t2map.h"
+#include "t2khist.h"
 #include "t2render.h"
 #include "t2sink.h"
 
@@ -108,8 +109,8 @@ static void usage(void)
 {
 	fputs("usage: khist-trace2 listen [--socket PATH] [--mode OCTAL] [--tee FILE] OUT...\n"
 	      "       khist-trace2 replay [--dry-run] [--tee FILE] OUT... FILE|-\n"
-	      "       khist-trace2 decode [FILE|-]\n"
-	      "       khist-trace2 render --format event|perf|normal [FILE|-]\n"
+	      "       khist-trace2 decode [FILE|-|--khist DIR]\n"
+	      "       khist-trace2 render --format event|perf|normal [FILE|-|--khist DIR]\n"
 	      "       khist-trace2 ctl wait-idle|stats|stop [--socket PATH] [--timeout S]\n"
 	      "       khist-trace2 formats [--layout] [--prefix P]\n"
 	      "OUT:   --data PATH | --fake LOG [--fake-enable EV,...] [--prefix P]\n"
@@ -694,10 +695,13 @@ static FILE *open_in(const char *path)
 static int render_main(int argc, char **argv, bool decode)
 {
 	enum t2_render_fmt how = T2R_DECODE;
-	const char *in = NULL, *prefix = "trace2_";
+	const char *in = NULL, *prefix = "trace2_", *kdir = NULL;
+	struct t2_khist_stats kst;
+	char *klog = NULL;
+	size_t klen = 0;
 	unsigned long bad;
 	FILE *f;
-	int i;
+	int i, ret;
 
 	for (i = 1; i < argc; i++) {
 		if (!decode && !strcmp(argv[i], "--format") && i + 1 < argc) {
@@ -712,16 +716,61 @@ static int render_main(int argc, char **argv, bool decode)
 				usage();
 		} else if (!strcmp(argv[i], "--prefix") && i + 1 < argc) {
 			prefix = argv[++i];
+		} else if (!strcmp(argv[i], "--khist") && i + 1 < argc) {
+			kdir = argv[++i];
 		} else if (!in) {
 			in = argv[i];
 		} else {
 			usage();
 		}
 	}
-	if (!decode && how == T2R_DECODE)
+	if ((!decode && how == T2R_DECODE) || (kdir && in))
 		usage();
-	f = open_in(in);
-	if (t2_render_log(f, stdout, how, prefix, &bad)) {
+	if (kdir) {
+		/* khist's ring buffer, as a record log in memory. */
+		f = open_memstream(&klog, &klen);
+		if (!f) {
+			fprintf(stderr, "khist-trace2: out of memory\n");
+			return 1;
+		}
+		ret = t2_khist_log(kdir, prefix, f, &kst);
+		fclose(f);
+		if (ret == -ENOENT) {
+			fprintf(stderr,
+				"khist-trace2: %s: no per_cpu/cpu0/trace_pipe_raw or no events/user_events/%s*\n",
+				kdir, prefix);
+			free(klog);
+			return 1;
+		}
+		if (ret) {
+			fprintf(stderr, "khist-trace2: %s: %s\n", kdir,
+				strerror(-ret));
+			free(klog);
+			return 1;
+		}
+		if (kst.lost_pages)
+			fprintf(stderr,
+				"khist-trace2: %s: events were lost before %lu sub-buffers (the ring buffer was overwritten)\n",
+				kdir, kst.lost_pages);
+		if (kst.bad)
+			fprintf(stderr,
+				"khist-trace2: %s: %lu unreadable sub-buffers or events\n",
+				kdir, kst.bad);
+		f = fmemopen(klog, klen ? klen : 1, "r");
+		if (!f) {
+			fprintf(stderr, "khist-trace2: out of memory\n");
+			free(klog);
+			return 1;
+		}
+	} else {
+		f = open_in(in);
+	}
+	ret = t2_render_log(f, stdout, how, prefix, &bad);
+	if (kdir) {
+		fclose(f);
+		free(klog);
+	}
+	if (ret) {
 		fprintf(stderr, "khist-trace2: out of memory\n");
 		return 1;
 	}

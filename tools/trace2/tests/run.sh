@@ -168,6 +168,26 @@ stats "$work/git.stats"
 check "git: lines accounted (per event, malformed)" oracle counts "$work/git.tee" "$work/git.stats"
 "$bin" render --format event "$work/git.log" >"$work/git.event"
 check "git: render event = what git wrote" oracle roundtrip "$work/git.tee" "$work/git.event"
+# The same records read back from a khist ring buffer (render --khist):
+# mkpages.py lays them out as trace_pipe_raw sub-buffers over three CPUs,
+# with every kind of event header; the merge by time must give the log.
+if $have_py; then
+	python3 "$here/mkpages.py" "$work/git.log" "$work/git.khist"
+	"$bin" decode "$work/git.log" >"$work/git.dec"
+	"$bin" decode --khist "$work/git.khist" >"$work/git.kdec" 2>"$work/git.kerr"
+	check "git: decode --khist (pages of three CPUs) = the record log" \
+		diff -u "$work/git.dec" "$work/git.kdec"
+	check "git: decode --khist says events were lost before 1 sub-buffer" \
+		grep -q "events were lost before 1 sub-buffers" "$work/git.kerr"
+	"$bin" render --format event --khist "$work/git.khist" >"$work/git.kevent" 2>/dev/null
+	check "git: render event --khist = what git wrote" oracle roundtrip "$work/git.tee" "$work/git.kevent"
+	rm -rf "$work/nokhist"
+	mkdir -p "$work/nokhist"
+	check "render --khist of a directory without khist fails, and says so" sh -c \
+		"'$bin' decode --khist '$work/nokhist' >'$work/nokhist.out' 2>&1; test \$? = 1 && grep -q 'nokhist: no per_cpu/cpu0/trace_pipe_raw or no events/user_events/trace2_' '$work/nokhist.out'"
+else
+	ok "git: render --khist # SKIP no python3 for mkpages.py"
+fi
 lines=$(stat_of "$work/git.stats" lines)
 conns=$(stat_of "$work/git.stats" connections_total)
 made=$(stat_of "$work/git.stats" made_cmd)
