@@ -10,8 +10,13 @@
  * sys_enter / sys_exit, the syscall tracing work it turns on in every task.
  *
  *   insmod khist_bench_null.ko tp=sys_enter|sched_switch|kmalloc
+ *
+ * With kp=FUNCTION it puts a kprobe with an empty handler on FUNCTION
+ * instead (the floor of the kprobe rows: what a kprobe event costs before
+ * its handler does anything).
  */
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
@@ -25,6 +30,17 @@
 static char *tp = "sys_enter";
 module_param(tp, charp, 0444);
 MODULE_PARM_DESC(tp, "tracepoint: sys_enter (default), sched_switch, kmalloc");
+
+static char *kp;
+module_param(kp, charp, 0444);
+MODULE_PARM_DESC(kp, "a function: an empty kprobe there, not a tracepoint");
+
+static struct kprobe khbn_kprobe;
+
+static int khbn_kp_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
 
 static void khbn_sys_enter(void *data, struct pt_regs *regs, long id)
 {
@@ -74,6 +90,15 @@ static int __init khbn_init(void)
 	unsigned int i;
 	int ret;
 
+	if (kp && *kp) {
+		khbn_kprobe.symbol_name = kp;
+		khbn_kprobe.pre_handler = khbn_kp_pre;
+		ret = register_kprobe(&khbn_kprobe);
+		if (ret)
+			pr_err("khist_bench_null: cannot probe %s: %d\n", kp,
+			       ret);
+		return ret;
+	}
 	for (i = 0; i < ARRAY_SIZE(khbn_probes); i++)
 		if (!strcmp(tp, khbn_probes[i].name))
 			khbn_probe = khbn_probes[i].probe;
@@ -95,11 +120,15 @@ static int __init khbn_init(void)
 
 static void __exit khbn_exit(void)
 {
+	if (kp && *kp) {
+		unregister_kprobe(&khbn_kprobe);
+		return;
+	}
 	tracepoint_probe_unregister(khbn_tp, khbn_probe, &khbn_tp);
 	tracepoint_synchronize_unregister();
 }
 
 module_init(khbn_init);
 module_exit(khbn_exit);
-MODULE_DESCRIPTION("khist benchmark: an empty probe on one tracepoint");
+MODULE_DESCRIPTION("khist benchmark: an empty tracepoint probe or kprobe");
 MODULE_LICENSE("GPL");

@@ -87,8 +87,11 @@ setup_fs() {
 # def ID BASE KIND "WORKLOAD" [EVENT TRIGGER]...
 #   KIND: base (no tracing), enable (EVENT into the ring buffer), trig
 #   (TRIGGERs written in order, removed in reverse), null (the empty probe
-#   module on tracepoint EVENT), use (khist only: a soft use of EVENT, the
-#   probe runs and builds nothing)
+#   module on tracepoint EVENT, or with EVENT kp=FUNCTION its empty kprobe),
+#   use (khist only: a soft use of EVENT, the probe runs and builds nothing)
+#   An EVENT of "=kprobe_events" makes TRIGGER a probe definition written
+#   to that file of the side before everything else and removed
+#   ("-:GROUP/NAME") after.
 def() {
 	# khbench.only: just these rows and their baselines
 	if [ -n "$only" ]; then
@@ -149,6 +152,21 @@ define_icount() {
 	def sg as trig "pingpong $npp" \
 		$SK 'hist:keys=pid:ts0=common_timestamp.usecs' \
 		$SW 'hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmax($lat).save(prev_pid,prev_prio)'
+	KP=__x64_sys_getppid
+	def ki a null "getppid $n" kp=$KP -
+	def kb a enable "getppid $n" =kprobe_events "p:kprobes/kb $KP" \
+		kprobes/kb -
+	def kc a trig "getppid $n" =kprobe_events "p:kprobes/kc $KP" \
+		kprobes/kc 'hist:keys=common_pid'
+	def kd a trig "getppid $n" \
+		=kprobe_events "p:kprobes/kd $KP nr=+120(%di):u64 flags=+144(%di):x64" \
+		kprobes/kd 'hist:keys=common_pid,nr:vals=hitcount,flags'
+	def kn a trig "getppid $n" =kprobe_events "p:kprobes/kn $KP" \
+		kprobes/kn 'hist:keys=common_pid if common_pid == 0'
+	def kl a trig "getppid $n" =kprobe_events "p:kprobes/kl_in $KP" \
+		=kprobe_events "r:kprobes/kl_out $KP" \
+		kprobes/kl_in 'hist:keys=common_pid:ts0=common_timestamp.usecs' \
+		kprobes/kl_out 'hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmax($lat).save(common_pid)'
 	def mi am null "poll $n" kmalloc -
 	def mb am enable "poll $n" $KM -
 	def mc am trig "poll $n" $KM 'hist:keys=common_pid'
@@ -198,9 +216,32 @@ errtext() {
 # untrigger ROOT FILE-OF-"EVENT TRIGGER" LINES: remove in reverse order
 untrigger() {
 	sed -n '1!G;h;$p' "$2" | while read -r _ev _tr; do
-		$B write "$1/events/$_ev/trigger" "!$_tr" > /dev/null ||
-			log "could not remove '$_tr' from $_ev"
+		case "$_ev" in
+		=kprobe_events)
+			_name=$(echo "$_tr" | sed 's/^[pr][0-9]*:\([^ ]*\) .*/\1/')
+			$B write "$1/kprobe_events" "-:$_name" > /dev/null ||
+				log "could not remove probe $_name"
+			;;
+		*)
+			$B write "$1/events/$_ev/trigger" "!$_tr" > /dev/null ||
+				log "could not remove '$_tr' from $_ev"
+			;;
+		esac
 	done
+}
+
+# probes ROOT CFG: write the configuration's probe definitions (kept in
+# $C/CFG.done for untrigger); 0 when done, else prints why
+probes() {
+	: > "$C/$2.done"
+	grep '^=kprobe_events ' "$C/$2.t" > "$C/$2.tp"
+	while read -r _ev _tr; do
+		if ! _err=$($B write "$1/kprobe_events" "$_tr"); then
+			errtext "$1" "kprobe_events: '$_tr': $_err"
+			return 1
+		fi
+		echo "$_ev $_tr" >> "$C/$2.done"
+	done < "$C/$2.tp"
 }
 
 # setup CFG SIDE: 0 when ready, else prints why on stdout
@@ -210,15 +251,24 @@ setup() {
 	case "$ckind" in
 	base) ;;
 	enable)
-		read -r _ev _x < "$C/$1.t"
+		probes "$_root" "$1" || {
+			untrigger "$_root" "$C/$1.done"
+			return 1
+		}
+		_ev=$(grep -v '^=' "$C/$1.t" | head -n 1 | cut -d' ' -f1)
 		echo > "$_root/trace"
 		echo 1 > "$_root/events/$_ev/enable" || {
 			echo "cannot enable $_ev"
+			untrigger "$_root" "$C/$1.done"
 			return 1
 		}
 		;;
 	trig)
-		: > "$C/$1.done"
+		probes "$_root" "$1" || {
+			untrigger "$_root" "$C/$1.done"
+			return 1
+		}
+		grep -v '^=' "$C/$1.t" > "$C/$1.tt"
 		while read -r _ev _tr; do
 			if ! _err=$($B write "$_root/events/$_ev/trigger" "$_tr"); then
 				errtext "$_root" "$_ev: '$_tr': $_err"
@@ -226,11 +276,14 @@ setup() {
 				return 1
 			fi
 			echo "$_ev $_tr" >> "$C/$1.done"
-		done < "$C/$1.t"
+		done < "$C/$1.tt"
 		;;
 	null)
 		read -r _tp _x < "$C/$1.t"
-		insmod $L/khist_bench_null.ko tp="$_tp" 2>&1 || return 1
+		case "$_tp" in
+		kp=*) insmod $L/khist_bench_null.ko "$_tp" 2>&1 || return 1 ;;
+		*) insmod $L/khist_bench_null.ko tp="$_tp" 2>&1 || return 1 ;;
+		esac
 		;;
 	use)
 		read -r _ev _x < "$C/$1.t"
@@ -247,8 +300,9 @@ teardown() {
 	_root=$(root_of "$2")
 	case "$ckind" in
 	enable)
-		read -r _ev _x < "$C/$1.t"
+		_ev=$(grep -v '^=' "$C/$1.t" | head -n 1 | cut -d' ' -f1)
 		echo 0 > "$_root/events/$_ev/enable"
+		untrigger "$_root" "$C/$1.done"
 		;;
 	trig) untrigger "$_root" "$C/$1.done" ;;
 	null) rmmod khist_bench_null ;;
@@ -277,7 +331,7 @@ check() {
 		# wakeup timestamp for that pid yet) is not counted.
 		_want=$3
 		grep -q '\$' "$C/$1.t" && _want=1
-		grep -q 'if id == 0' "$C/$1.t" && _want=0
+		grep -q ' == 0$' "$C/$1.t" && _want=0
 		if [ "${_hits:-0}" -ge "$_want" ] && [ "${_drop:-x}" = 0 ]; then
 			ok "$2/$1: hist Hits $_hits >= $_want, Dropped 0"
 		else
