@@ -17,6 +17,8 @@
 # While iterating: KHIST_FT_SIDES=khist skips the native run (the table
 # then takes native results from selftests/conform/baseline-<kver>.txt),
 # KHIST_FT_FILTER=SUBSTRING runs only the tests whose path contains it.
+# KHIST_FT_DIRS="kprobe dynevent" runs those directories of test.d instead
+# of trigger and 00basic (the baseline files cover those two only).
 # KHIST_VM_OUT=DIR puts the VM runs under DIR (DIR/vm-ftracetest-<kver>,
 # default build/conform), as every concurrent run should.
 set -u
@@ -96,6 +98,7 @@ for k in $kernels; do
 	mkdir -p "${vmout%/*}"
 	append="${KHIST_FT_SIDES:+khistft.sides=$(echo $KHIST_FT_SIDES | tr ' ' ,)}"
 	append="$append${KHIST_FT_FILTER:+ khistft.filter=$KHIST_FT_FILTER}"
+	append="$append${KHIST_FT_DIRS:+ khistft.dirs=$(echo $KHIST_FT_DIRS | tr ' ' ,)}"
 	KHIST_VM_APPEND="${KHIST_VM_APPEND:-} $append" \
 	KHIST_VM_OUT=$vmout KHIST_VM_SCRIPT=selftests/conform/guest-ftracetest.sh \
 		KHIST_VM_TIMEOUT=${KHIST_VM_TIMEOUT:-2400} \

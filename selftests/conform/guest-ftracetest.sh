@@ -19,15 +19,20 @@ echo "# ft-unclaimed $(unclaimed /sys/kernel/khist/README $ALL_FEATURES)"
 umount /sys/kernel/khist
 # While iterating: khistft.sides=khist (skip the native run) and
 # khistft.filter=SUBSTRING on the kernel command line (KHIST_VM_APPEND).
+# khistft.dirs=DIR,DIR: other directories of test.d than trigger and
+# 00basic (kprobe, dynevent, ...).
 sides="native khist"
 filter=
+dirs=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	khistft.sides=*) sides=$(echo "${arg#*=}" | tr , ' ') ;;
 	khistft.filter=*) filter=${arg#*=} ;;
+	khistft.dirs=*) dirs=$(echo "${arg#*=}" | tr , ' ') ;;
 	esac
 done
-tests=$(ft_tests | grep -F -- "$filter")
+# shellcheck disable=SC2086
+tests=$(ft_tests $dirs | grep -F -- "$filter")
 res=/tmp/ft-results
 : > $res
 for side in $sides; do

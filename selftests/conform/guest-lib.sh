@@ -5,13 +5,15 @@
 FT=/opt/ftrace
 HERE=/selftests/conform
 
-# ft_tests - the trigger and 00basic tests, as paths relative to test.d,
-# sorted. 00basic's mount_options.tc and test_ownership.tc remount the
-# mount with gid= and chown/chgrp at every level; 6.1's native README
-# may not list "[gid=<gid>]", and then they are UNSUPPORTED there (not
-# counted: khist speaks 6.12's dialect and runs them).
+# ft_tests [DIR...] - the tests of DIRs under test.d (default: trigger and
+# 00basic), as paths relative to test.d, sorted. 00basic's
+# mount_options.tc and test_ownership.tc remount the mount with gid= and
+# chown/chgrp at every level; 6.1's native README may not list
+# "[gid=<gid>]", and then they are UNSUPPORTED there (not counted: khist
+# speaks 6.12's dialect and runs them).
 ft_tests() {
-	(cd "$FT/test.d" && find trigger 00basic -name '*.tc' | sort)
+	[ $# -gt 0 ] || set -- trigger 00basic
+	(cd "$FT/test.d" && find "$@" -name '*.tc' | sort)
 }
 
 # ft_setup - what the tests expect of the machine: loopback up (ping
