@@ -89,6 +89,8 @@ setup_fs() {
 #   (TRIGGERs written in order, removed in reverse), null (the empty probe
 #   module on tracepoint EVENT, or with EVENT kp=FUNCTION its empty kprobe),
 #   use (khist only: a soft use of EVENT, the probe runs and builds nothing)
+#   An EVENT written "native:EVENT" or "khist:EVENT" is one side's only
+#   (rows whose nearest native twin is another trigger text).
 #   An EVENT of "=kprobe_events" makes TRIGGER a probe definition written
 #   to that file of the side before everything else and removed
 #   ("-:GROUP/NAME") after.
@@ -143,6 +145,10 @@ define_icount() {
 		$SX 'hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmax($lat).save(id,ret)'
 	def e ak trig "enosys $n $KEYS" $SE 'hist:keys=id:size=16384'
 	def h1 ak trig "enosys $n $KEYS" $SE 'hist:keys=id.log2'
+	def q ak trig "enosys $n $KEYS" native:$SE 'hist:keys=common_pid:vals=id' \
+		khist:$SE 'hist:keys=common_pid:vals=id.quantiles'
+	def qs ak trig "enosys $n $KEYS" native:$SE 'hist:keys=common_pid:vals=id' \
+		khist:$SE 'hist:keys=common_pid:vals=id.stats'
 	def h2 ak trig "enosys $n $KEYS" $SE 'hist:keys=id.buckets=64'
 	def si as null "pingpong $npp" sched_switch -
 	def sb as enable "pingpong $npp" $SW -
@@ -230,6 +236,20 @@ untrigger() {
 	done
 }
 
+# sides_lines SIDE: the "EVENT TRIGGER" lines of stdin for SIDE, without
+# their "native:"/"khist:" prefixes; lines of the other side left out
+sides_lines() {
+	while read -r _ev _tr; do
+		case "$_ev" in
+		native:* | khist:*)
+			[ "${_ev%%:*}" = "$1" ] || continue
+			_ev=${_ev#*:}
+			;;
+		esac
+		echo "$_ev $_tr"
+	done
+}
+
 # probes ROOT CFG: write the configuration's probe definitions (kept in
 # $C/CFG.done for untrigger); 0 when done, else prints why
 probes() {
@@ -268,7 +288,7 @@ setup() {
 			untrigger "$_root" "$C/$1.done"
 			return 1
 		}
-		grep -v '^=' "$C/$1.t" > "$C/$1.tt"
+		grep -v '^=' "$C/$1.t" | sides_lines "$2" > "$C/$1.tt"
 		while read -r _ev _tr; do
 			if ! _err=$($B write "$_root/events/$_ev/trigger" "$_tr"); then
 				errtext "$_root" "$_ev: '$_tr': $_err"
@@ -321,7 +341,7 @@ check() {
 	case "$ckind" in
 	trig)
 		# the workload's event: the last one (g, sg: the second)
-		_ev=$(tail -n 1 "$C/$1.t" | cut -d' ' -f1)
+		_ev=$(sides_lines "$2" < "$C/$1.t" | tail -n 1 | cut -d' ' -f1)
 		cat "$_root/events/$_ev/hist" > /tmp/bench-hist
 		_hits=$(sed -n 's/^ *Hits: *//p' /tmp/bench-hist)
 		_ent=$(sed -n 's/^ *Entries: *//p' /tmp/bench-hist)

@@ -219,6 +219,8 @@ tabulate() {
 			row("e2", "ak", "", "keys=id size=131072, 10^5 inserts (1 run)")
 			row("h1", "ak", "", "keys=id.log2, 10^4 ids")
 			row("h2", "ak", "", "keys=id.buckets=64, 10^4 ids")
+			row("q", "ak", "", "vals=id.quantiles (native: vals=id)")
+			row("qs", "ak", "", "vals=id.stats (native: vals=id)")
 			abs("as", "pipe ping-pong, per switch (absolute)")
 			one("si", "-", "as", "empty probe on sched_switch (floor)")
 			row("sb", "as", "si", "sched_switch enabled, ring buffer")
