@@ -457,8 +457,8 @@ static void khist_apply_opts(struct fs_context *fc)
 		   opts->set_mode ? opts->mode : KHIST_MODE_DIR);
 	if (opts->set_mode) {
 		khist_fs_mount_mode(opts->mode);
-		WRITE_ONCE(root->i_mode, (READ_ONCE(root->i_mode) & S_IFMT) |
-						 opts->mode);
+		WRITE_ONCE(root->i_mode,
+			   (READ_ONCE(root->i_mode) & S_IFMT) | opts->mode);
 	}
 	khist_fs_mount_owner(opts->set_uid ? opts->uid : INVALID_UID,
 			     opts->set_gid ? opts->gid : INVALID_GID);
