@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh - khist's whole test suite: the userspace unit tests of the
-# portable core, the style gates (selftests/style.sh), then the in-VM
-# tests on Debian's 6.1, 6.12 and 6.12-rt kernels, then the areas' own
+# portable core, the in-VM tests on Debian's 6.1, 6.12 and 6.12-rt
+# kernels, then the style gates (selftests/style.sh) beside the areas' own
 # stages.
 # Prints one line per test (PASS/FAIL/SKIP) and ends with
 # "N passed, N failed"; exits non-zero if anything failed.
@@ -70,9 +70,6 @@ stage unit make -s unit
 # khist-trace2 on the host, with real git and the fake user_events sink
 # (tools/trace2/tests/run.sh, about 20 s).
 stage trace2 make -s trace2-test
-# checkpatch, clang-format, kernel-doc (with Context: lines), W=1 on 6.1
-# and 6.12, sparse: the style rules of the project guide.
-stage style sh selftests/style.sh all
 # 6.12-rt: Debian's PREEMPT_RT kernel (no sleeping locks where preemption
 # or interrupts are off).
 # The three kernels' modules are built one after the other, then their
@@ -164,12 +161,49 @@ for kver in $vms; do
 	fi
 	report "vm-$kver"
 done
-# Further areas (conformance, fuzzing, ...) plug in a stage of their own:
-# selftests/<area>/stage.sh prints TAP lines and exits non-zero on failure.
+# After the VMs, the style gates and the areas' stages (selftests/<area>/
+# stage.sh prints TAP lines and exits non-zero on failure) run in two
+# lanes, as the VMs do: lane A the areas that boot VMs (one TCG thread,
+# and they share build/mod-*, so one after the other), lane B everything
+# else on the host under nice, so that the VM keeps its core: style
+# (checkpatch, clang-format, kernel-doc with Context: lines, W=1 on 6.1
+# and 6.12, sparse), dkms, fuzz and the short ones. A new
+# area goes to lane B unless it is listed in lane A. Their reports follow
+# in name order.
+vm_areas="conform install stress"
+lane_a=
+lane_b=
+wanted style && lane_b=style
 for s in selftests/*/stage.sh; do
 	[ -f "$s" ] || continue
 	area=$(basename "$(dirname "$s")")
-	stage "$area" sh "$s"
+	wanted "$area" || continue
+	case " $vm_areas " in
+	*" $area "*) lane_a="$lane_a $area" ;;
+	*) lane_b="$lane_b $area" ;;
+	esac
+done
+area_run() {
+	if [ "$1" = style ]; then
+		run style sh selftests/style.sh all
+	else
+		run "$1" sh "selftests/$1/stage.sh"
+	fi
+}
+(for a in $lane_a; do area_run "$a"; done) &
+lane1=$!
+(
+	# This subshell's pid ($$ is the script's), niced before it starts
+	# anything: its children inherit it.
+	renice -n 10 -p "$(sh -c 'echo $PPID')" >/dev/null 2>&1 || true
+	for a in $lane_b; do area_run "$a"; done
+) &
+lane2=$!
+wait $lane1 $lane2
+for a in style $(echo $lane_a $lane_b | tr ' ' '\n' | grep -v '^style$' | sort); do
+	case " $lane_a $lane_b " in
+	*" $a "*) report "$a" ;;
+	esac
 done
 
 pass=$(grep -c '^ok' "$out/all.tap" | tr -d ' ')

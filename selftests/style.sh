@@ -97,7 +97,8 @@ do_format() {
 
 # One Kbuild run against KVER's headers into a tree of links, with the
 # syscall table generated as make module does; its log in $log, its exit
-# code in $s. Extra make arguments follow.
+# code in $s. Extra make arguments follow. KHIST_JOBS=N: N make jobs
+# (default: one per CPU).
 kbuild() {
 	kver=$1
 	shift
@@ -106,7 +107,7 @@ kbuild() {
 	sh selftests/vm/linktree.sh "$top" "$out"
 	kdir=$(sh selftests/vm/kernel.sh headers "$kver")
 	sh tools/tpgen/syscalls.sh "$kdir" "$out/scgen" >/dev/null
-	make -s -j"$(nproc)" -C "$kdir" M="$out" KHIST_TESTMODS=y "$@" modules >"$log" 2>&1
+	make -s -j"${KHIST_JOBS:-$(nproc)}" -C "$kdir" M="$out" KHIST_TESTMODS=y "$@" modules >"$log" 2>&1
 	s=$?
 }
 
