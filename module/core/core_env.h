@@ -28,6 +28,7 @@
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
+#include <linux/processor.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/sort.h>

@@ -37,10 +37,27 @@
  *   an updater only inserts K in the new table after finding K's first
  *   empty old slot sealed, which proves K is not in the old table and
  *   never will be. Once every old slot is visited the new table becomes
- *   map->tab and only then the pool's capacity is raised, so a table is
- *   never more than half full. Old tables stay allocated (and readable by
- *   late updaters) until khist_map_destroy(): freeing them would need a
- *   grace period, and their size is less than the current table's.
+ *   map->tab. Old tables stay allocated (and readable by late updaters)
+ *   until khist_map_destroy(): freeing them would need a grace period,
+ *   and their size is less than the current table's.
+ *
+ * Growth that does not wait (the standby)
+ *
+ *   The bigger table and its element chunk are allocated one growth
+ *   ahead, in process context (kh_prepare(): at the first growth asked
+ *   for, then after each growth), and kept as map->standby. The insert
+ *   that finds the pool empty takes the standby (one xchg, so one CPU
+ *   wins) and switches to it at once (kh_switch(): the doubled
+ *   capacity, then old->next), in any context: a burst of new keys does
+ *   not wait for the work that migrates. From the switch on, an inserter that
+ *   reaches an empty slot of a table that has a next one seals that slot
+ *   itself and goes on in the next table, so the old table gains no key
+ *   (but for inserters that raced with the switch) and stays at most
+ *   half full, as the new one does with twice the capacity in four
+ *   times the slots. Keys stay unique by the same argument as above: the
+ *   seal is what proves a key is not in the old table. The migration then
+ *   only copies the old keys over; until it has run, walks that miss in
+ *   the old table go on in the next one.
  */
 #include "core_env.h"
 #include "map.h"
@@ -404,6 +421,9 @@ void khist_map_destroy(struct khist_map *map)
 		map->old = t->retired;
 		kvfree(t);
 	}
+	kvfree(map->standby);
+	if (map->tab)
+		kvfree(map->tab->next);
 	kvfree(map->tab);
 	for (c = 0; c < map->n_chunks; c++)
 		kh_chunk_free(&map->chunks[c]);
@@ -422,7 +442,7 @@ static inline struct khist_map_elt *kh_elt(const struct khist_map *map, u32 idx)
 	/*
 	 * No barrier: @idx came from an acquired slot or from the pool
 	 * after an acquire of map->cap, both ordered after the chunk was
-	 * set up (release of map->cap in khist_map_grow()).
+	 * set up (release of map->cap in kh_switch()).
 	 */
 	return (struct khist_map_elt *)(map->chunks[c].elts +
 					(size_t)off * map->elt_size);
@@ -529,6 +549,43 @@ static inline void kh_key_copy(const struct khist_map *map, u8 *dst,
 }
 
 /*
+ * Takes the standby table and its chunk: from now on new keys go to the
+ * standby table and the pool's capacity is doubled, without waiting for
+ * the migration (khist_map_grow()). Any context. True when this call
+ * made room.
+ */
+static bool kh_switch(struct khist_map *map)
+{
+	struct khist_map_table *nt, *tab;
+
+	/* Pairs with the release in kh_prepare(). */
+	if (!smp_load_acquire(&map->standby))
+		return false;
+	/* Full barrier; one caller gets the table. */
+	nt = xchg(&map->standby, NULL);
+	if (!nt)
+		return false;
+	/*
+	 * A standby exists only while no switch is pending, and only a
+	 * switch changes the capacity or (through the migration it asks
+	 * for) the current table: both are stable here.
+	 */
+	tab = smp_load_acquire(&map->tab);
+	/*
+	 * The capacity first (a table has twice its level's capacity in
+	 * slots, so the new capacity is the current table's slot count);
+	 * the chunk was ready before the standby was published. Elements
+	 * handed out before old->next is seen go to the old table, which
+	 * the migration copies. Whoever sees old->next sees this capacity.
+	 */
+	smp_store_release(&map->cap, tab->mask + 1);
+	atomic_set(&map->grow_want, 1);
+	/* Updaters that meet a sealed slot must find the new table. */
+	smp_store_release(&tab->next, nt);
+	return true;
+}
+
+/*
  * The walk of insert (@cpu >= 0) and lookup (@cpu < 0) of a key whose
  * khist_map_hash() is @h; *full: no room.
  */
@@ -559,6 +616,9 @@ again:
 				return NULL;
 			if (e == KH_NONE) {
 				e = kh_pool_get(map, cpu);
+				/* Pool empty: the standby makes room now. */
+				if (e == KH_NONE && kh_switch(map))
+					e = kh_pool_get(map, cpu);
 				if (e == KH_NONE)
 					break;
 				elt = kh_elt(map, e);
@@ -566,6 +626,17 @@ again:
 					    key);
 				if (map->ops && map->ops->elt_init)
 					map->ops->elt_init(elt, map->priv);
+			}
+			/*
+			 * A table with a next one takes no new key: seal
+			 * the slot (or see what won it) and go on there.
+			 */
+			if (smp_load_acquire(&tab->next)) {
+				if (!cmpxchg(&tab->slots[i], 0, KH_SEALED))
+					v = KH_SEALED;
+				else /* Lost: acquire the winner's word. */
+					v = smp_load_acquire(&tab->slots[i]);
+				goto again;
 			}
 			word = ((u64)h << 32) | (e + 1);
 			/*
@@ -687,27 +758,30 @@ static void kh_migrate_word(struct khist_map_table *t, u64 word)
 		i = (i + 1) & t->mask;
 }
 
-/**
- * khist_map_grow() - double the capacity while updaters keep running
- * @map: map
- *
- * Allocates a new element chunk and a slot table twice as big, moves the
- * slots over (see the comment at the top of map.c) and raises the
- * capacity. Calls must be serialised with each other and with clear,
- * snapshot, iteration and destroy.
- *
- * Context: process context, may sleep.
- * Return: 0; -E2BIG at grow_limit, when mem_cap would be passed or when
- * ops->charge refuses (all three counted in grow_refused); -ENOMEM.
+/*
+ * Allocates the next level ahead (an element chunk as big as the pool and
+ * a slot table for twice the capacity) and publishes it as map->standby;
+ * nothing when one is ready. Process context, serialised with grow,
+ * clear and destroy, and only while no switch is pending. Returns 0;
+ * -E2BIG at grow_limit, past mem_cap or when ops->charge refuses (each
+ * counted in grow_refused); -ENOMEM.
  */
-int khist_map_grow(struct khist_map *map)
+static int kh_prepare(struct khist_map *map)
 {
-	struct khist_map_table *old = map->tab, *nt;
+	struct khist_map_table *nt;
 	struct khist_map_chunk *c;
 	struct kh_layout l;
-	u32 cap = map->cap, i;
-	u64 add, v;
+	u64 add;
+	u32 cap;
 
+	/*
+	 * A standby was made for this level: it is ready or an insert has
+	 * taken it (its switch may still be under way).
+	 */
+	if (map->prepared)
+		return 0;
+	/* The current table's level (its slots are twice its capacity). */
+	cap = (map->tab->mask + 1) / 2;
 	if (!map->p.grow_limit || cap >= map->p.grow_limit)
 		goto refused;
 	kh_layout(&map->p, &l);
@@ -725,8 +799,60 @@ int khist_map_grow(struct khist_map *map)
 		goto nomem;
 	}
 	map->n_chunks++;
-	/* Updaters that meet a sealed slot must find the new table. */
-	smp_store_release(&old->next, nt);
+	map->mem += add;
+	if (map->ops && map->ops->charge)
+		map->charged += add;
+	map->prepared = true;
+	/* The chunk is set up before an inserter can take the table. */
+	smp_store_release(&map->standby, nt);
+	return 0;
+nomem:
+	if (map->ops && map->ops->charge)
+		map->ops->charge(map->priv, -(s64)add);
+	return -ENOMEM;
+refused:
+	WRITE_ONCE(map->grow_refused, map->grow_refused + 1);
+	return -E2BIG;
+}
+
+/**
+ * khist_map_grow() - double the capacity while updaters keep running
+ * @map: map
+ *
+ * Switches to the next level unless an insert already did (allocating it
+ * first when no standby is ready), moves the old table's keys over (see
+ * the comment at the top of map.c) and allocates the level after it as
+ * the new standby; a refusal of that last step is counted in
+ * grow_refused but is not an error of this growth: the growth that needs
+ * the level returns it. Calls must be serialised
+ * with each other and with clear, snapshot, iteration and destroy.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -E2BIG at grow_limit, when mem_cap would be passed or when
+ * ops->charge refuses (all three counted in grow_refused); -ENOMEM.
+ */
+int khist_map_grow(struct khist_map *map)
+{
+	struct khist_map_table *old = map->tab, *nt;
+	int ret;
+	u32 i;
+	u64 v;
+
+	/* Pairs with the release in kh_switch(). */
+	nt = smp_load_acquire(&old->next);
+	if (!nt) {
+		ret = kh_prepare(map);
+		if (ret)
+			return ret;
+		/*
+		 * Lost to an insert: it publishes old->next right after its
+		 * xchg, with preemption off, so this wait is short.
+		 */
+		kh_switch(map);
+		/* Pairs with the release in kh_switch(). */
+		while (!(nt = smp_load_acquire(&old->next)))
+			cpu_relax();
+	}
 	for (i = 0; i <= old->mask; i++) {
 		/* Pairs with the publishing cmpxchg: element before word. */
 		v = smp_load_acquire(&old->slots[i]);
@@ -744,20 +870,12 @@ int khist_map_grow(struct khist_map *map)
 	smp_store_release(&map->tab, nt);
 	old->retired = map->old;
 	map->old = old;
-	map->mem += add;
-	if (map->ops && map->ops->charge)
-		map->charged += add;
+	map->prepared = false;
 	atomic_set(&map->grow_want, 0);
-	/* The chunk is ready before any index in it can be handed out. */
-	smp_store_release(&map->cap, cap * 2);
+	/* The next level, ready before a burst needs it. */
+	if (smp_load_acquire(&map->cap) < map->p.grow_limit)
+		kh_prepare(map);
 	return 0;
-nomem:
-	if (map->ops && map->ops->charge)
-		map->ops->charge(map->priv, -(s64)add);
-	return -ENOMEM;
-refused:
-	WRITE_ONCE(map->grow_refused, map->grow_refused + 1);
-	return -E2BIG;
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_grow, KHIST_INTERNAL);
 
@@ -776,12 +894,21 @@ EXPORT_SYMBOL_NS_GPL(khist_map_grow, KHIST_INTERNAL);
  */
 void khist_map_clear(struct khist_map *map)
 {
-	struct khist_map_table *t = map->tab;
-	u32 n = min_t(u32, atomic_read(&map->next_elt), map->cap), i, c;
+	struct khist_map_table *t = map->tab, *nt;
+	u32 n, i, c;
 	int cpu;
+
+	/* Pairs with the release of old->next in kh_switch(). */
+	nt = smp_load_acquire(&t->next);
+	/* Pairs with the release of the capacity in kh_switch(). */
+	n = smp_load_acquire(&map->cap);
+	n = min_t(u32, atomic_read(&map->next_elt), n);
 
 	for (i = 0; i <= t->mask; i++)
 		WRITE_ONCE(t->slots[i], 0);
+	/* A switch not yet migrated: its keys are in the next table. */
+	for (i = 0; nt && i <= nt->mask; i++)
+		WRITE_ONCE(nt->slots[i], 0);
 	for (i = 0; i < KHIST_MAP_SPARES; i++)
 		atomic_set(&map->spares[i], 0);
 	for (i = 0; i < n; i++)
@@ -805,7 +932,8 @@ void khist_map_clear(struct khist_map *map)
 		local64_set(&map->stats[cpu].drops, 0);
 	}
 	atomic_set(&map->entries, 0);
-	atomic_set(&map->grow_want, 0);
+	/* A pending switch still wants its migration. */
+	atomic_set(&map->grow_want, nt ? 1 : 0);
 	/* The pool is reopened last, after everything above is zero. */
 	smp_mb();
 	atomic_set(&map->next_elt, 0);
@@ -850,6 +978,7 @@ EXPORT_SYMBOL_NS_GPL(khist_map_read_sum, KHIST_INTERNAL);
 void khist_map_get_stats(const struct khist_map *map,
 			 struct khist_map_stats *st)
 {
+	const struct khist_map_table *tab;
 	int cpu;
 
 	memset(st, 0, sizeof(*st));
@@ -862,6 +991,12 @@ void khist_map_get_stats(const struct khist_map *map,
 	st->max = smp_load_acquire(&map->cap);
 	st->mem = map->mem;
 	st->overflow = map->ovf_chunk.elts;
+	/* Pairs with the releases in kh_prepare() and kh_switch(). */
+	st->standby = smp_load_acquire(&map->standby);
+	/* Pairs with the release of the table in khist_map_grow(). */
+	tab = smp_load_acquire(&map->tab);
+	/* Pairs with the release of old->next in kh_switch(). */
+	st->switched = smp_load_acquire(&tab->next);
 	st->grow_refused = READ_ONCE(map->grow_refused);
 }
 EXPORT_SYMBOL_NS_GPL(khist_map_get_stats, KHIST_INTERNAL);
@@ -892,12 +1027,25 @@ EXPORT_SYMBOL_NS_GPL(khist_map_overflow, KHIST_INTERNAL);
  */
 struct khist_map_elt *khist_map_next(const struct khist_map *map, u32 *pos)
 {
-	const struct khist_map_table *t = map->tab;
+	const struct khist_map_table *t = map->tab, *nt;
+	u32 n = t->mask + 1;
 	u64 v;
 
-	while (*pos <= t->mask) {
+	while (*pos < n) {
 		/* Pairs with the publishing cmpxchg in kh_find(). */
 		v = smp_load_acquire(&t->slots[(*pos)++]);
+		if (v && v != KH_SEALED)
+			return kh_elt(map, (u32)v - 1);
+	}
+	/*
+	 * A switch not yet migrated: the keys inserted since are in the next
+	 * table, none of them in this one (pairs with kh_switch()).
+	 */
+	nt = smp_load_acquire(&t->next);
+	while (nt && *pos - n <= nt->mask) {
+		/* Pairs with the publishing cmpxchg in kh_find(). */
+		v = smp_load_acquire(&nt->slots[*pos - n]);
+		(*pos)++;
 		if (v && v != KH_SEALED)
 			return kh_elt(map, (u32)v - 1);
 	}

@@ -147,7 +147,12 @@ struct khist_map_mem {
  * @mem:      bytes allocated for the map
  * @overflow: whether dropped keys are accounted to the overflow element
  * @grow_refused: growths refused by grow_limit, mem_cap or the charge
- *                callback since creation (clear keeps it)
+ *                callback since creation (clear keeps it), a level
+ *                refused ahead of need included
+ * @standby:  the next level is allocated, ready for an insert that finds
+ *            the pool empty
+ * @switched: an insert switched to the next level, whose migration
+ *            khist_map_grow() has not done yet
  */
 struct khist_map_stats {
 	u64 hits;
@@ -156,6 +161,8 @@ struct khist_map_stats {
 	u32 max;
 	u64 mem;
 	bool overflow;
+	bool standby;
+	bool switched;
 	u64 grow_refused;
 };
 
@@ -193,7 +200,7 @@ struct khist_map_chunk {
 	u32 n;
 };
 
-/* A slot table; @next is set while it is being migrated to a bigger one. */
+/* A slot table; @next is set from the switch to a bigger one on. */
 struct khist_map_table {
 	u32 mask;
 	struct khist_map_table *next;
@@ -208,6 +215,13 @@ struct khist_map_table {
  * @priv:       argument of the callbacks
  * @tab:        current slot table
  * @old:        tables retired by growth (freed by khist_map_destroy())
+ * @standby:    the next level's slot table, allocated ahead with its
+ *              element chunk (the last of @chunks) so that an insert that
+ *              finds the pool empty switches to it at once; NULL when
+ *              none is ready or a switch is pending
+ * @prepared:   a standby was made for the current level (taken or not);
+ *              cleared by the migration that ends its switch (grow's
+ *              context only)
  * @cap:        current capacity (elements that may be handed out)
  * @next_elt:   next never-used element index
  * @entries:    keys published
@@ -237,6 +251,8 @@ struct khist_map {
 	void *priv;
 	struct khist_map_table *tab;
 	struct khist_map_table *old;
+	struct khist_map_table *standby;
+	bool prepared;
 	u32 cap;
 	atomic_t next_elt;
 	atomic_t entries;
@@ -327,18 +343,26 @@ struct khist_map_elt *khist_map_lookup(struct khist_map *map, const void *key);
  * khist_map_should_grow() - whether the owner should call khist_map_grow()
  * @map: map
  *
- * True once 3/4 of the capacity is used or a key was dropped, while the
- * capacity is below grow_limit. Inline for the insert path of owners that
- * ask after every insert: one load while no growth is wanted.
+ * True once 3/4 of the capacity is used, a key was dropped or an insert
+ * switched to the standby table, while the capacity is below grow_limit
+ * or a switch waits for its migration. Inline for the insert path of
+ * owners that ask after every insert: one load while no growth is wanted.
  *
  * Context: any, NMI included.
  * Return: true when growing would help.
  */
 static inline bool khist_map_should_grow(const struct khist_map *map)
 {
+	const struct khist_map_table *t;
+
 	if (likely(!atomic_read(&map->grow_want)))
 		return false;
-	/* Pairs with the release of the new capacity in grow. */
+	/* Pairs with the releases of the table and capacity in map.c. */
+	t = smp_load_acquire(&map->tab);
+	/* A switch waits for its migration; pairs with kh_switch(). */
+	if (smp_load_acquire(&t->next))
+		return true;
+	/* Pairs with the release of the capacity in kh_switch(). */
 	return map->p.grow_limit > smp_load_acquire(&map->cap);
 }
 

@@ -201,8 +201,10 @@ int khist_map_snapshot(struct khist_map *map,
 	*out = NULL;
 	if (!kh_keys_valid(map, keys, n_keys))
 		return -EINVAL;
+	/* Pairs with the release of the capacity in kh_switch(). */
+	room = smp_load_acquire(&map->cap);
 	/* Keys keep coming in while we walk: leave some room, then stop. */
-	room = min_t(u32, atomic_read(&map->entries) + 64, map->cap);
+	room = min_t(u32, atomic_read(&map->entries) + 64, room);
 	esz = sizeof(*ent) + n_sums * sizeof(u64);
 	snap = kzalloc(sizeof(*snap) + n_sums * sizeof(u64), GFP_KERNEL);
 	if (!snap)

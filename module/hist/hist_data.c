@@ -258,13 +258,19 @@ static void khist_hist_grow_work(struct work_struct *w)
 	mutex_unlock(&khist_event_mutex);
 }
 
-/* From a hit, in any context: the work may sleep. */
+/*
+ * From a hit, in any context: the work may sleep. On this CPU's
+ * high-priority pool: a task that brings new keys in a tight loop is
+ * preempted by it soon, so the next level is ready before the one just
+ * switched to fills up (the unbound pool's worker came late enough for
+ * bursts to drop keys).
+ */
 static void khist_hist_grow_iw(struct irq_work *iw)
 {
 	struct khist_hist_data *hd =
 		container_of(iw, struct khist_hist_data, grow_iw);
 
-	queue_delayed_work(system_unbound_wq, &hd->grow_work, 0);
+	queue_delayed_work(system_highpri_wq, &hd->grow_work, 0);
 }
 
 static bool khist_bf_has_flag(const struct khist_bfield *f, u32 flag)

@@ -38,6 +38,8 @@ struct ref {
 	u32 n, cap;
 	u64 hits, drops;
 	bool want;
+	bool standby; /* the next level is ready (the map's stats say) */
+	bool switched; /* an insert switched; the growth migrates */
 	u64 ovf[NSUMS];
 	u32 head[4096]; /* FNV-1a of the key -> first entry + 1 */
 	u32 chain[REF_MAX]; /* entry -> next entry + 1 in its bucket */
@@ -188,9 +190,11 @@ static void check_stats(struct khist_map *map, struct ref *r)
 	check(st.entries == r->n, "entries");
 	check(st.max == r->cap, "capacity");
 	check(st.overflow == !!(P.flags & KHIST_MAP_F_OVERFLOW), "overflow");
+	check(st.switched == r->switched, "switch pending");
+	check(st.standby == r->standby, "standby");
+	check(!st.standby || !r->switched, "standby while switched");
 	check(khist_map_should_grow(map) ==
-		      (P.grow_limit > r->cap &&
-		       (r->want || r->n >= r->cap / 4 * 3)),
+		      ((P.grow_limit > r->cap || r->switched) && r->want),
 	      "should_grow");
 }
 
@@ -205,9 +209,19 @@ static void op_insert(struct khist_map *map, struct ref *r, u16 id, bool add)
 	make_key(key, id);
 	re = ref_find(r, key);
 	e = khist_map_insert(map, key);
+	/* A full pool with the next level ready: the insert switches. */
+	if (!re && r->n == r->cap && r->standby) {
+		r->cap *= 2;
+		r->standby = false;
+		r->switched = true;
+		r->want = true;
+	}
 	if (!re && r->n < r->cap) {
 		re = ref_add(r, key);
 		re->elt = e;
+		/* The map asks for growth once a new key fills 3/4. */
+		if (r->n >= r->cap / 4 * 3)
+			r->want = true;
 		check(e && !khist_map_elt_is_overflow(e), "new key");
 	}
 	if (re) {
@@ -265,7 +279,8 @@ static void op_clear(struct khist_map *map, struct ref *r)
 	r->n = 0;
 	r->hits = 0;
 	r->drops = 0;
-	r->want = false;
+	/* A pending switch still wants its migration. */
+	r->want = r->switched;
 	memset(r->ovf, 0, sizeof(r->ovf));
 	memset(r->head, 0, sizeof(r->head));
 }
@@ -276,21 +291,43 @@ static void op_grow(struct khist_map *map, struct ref *r, long fail)
 	int ret;
 
 	khist_map_get_stats(map, &before);
+	check(before.standby == r->standby && before.switched == r->switched,
+	      "standby and switch before a growth");
 	kshim_fail_after(fail);
 	ret = khist_map_grow(map);
 	kshim_fail_after(-1);
 	khist_map_get_stats(map, &after);
+	/* Only a growth makes the next level; the reference follows. */
+	r->standby = after.standby;
 	if (!ret) {
-		r->cap *= 2;
+		/* An insert's switch already doubled the capacity. */
+		if (!r->switched)
+			r->cap *= 2;
+		r->switched = false;
 		r->want = false;
 		check(r->cap <= P.grow_limit, "grew past grow_limit");
-		check(after.mem > before.mem, "memory after growth");
+		check(!after.switched, "migrated");
+		/*
+		 * Memory rises when the growth allocated: the level it
+		 * switched to (none was ready) or the one after (ready now).
+		 */
+		check((after.mem > before.mem) ==
+			      ((!before.standby && !before.switched) ||
+			       after.standby),
+		      "memory after growth");
+		check(after.mem >= before.mem, "memory after growth");
 		check(!P.mem_cap || after.mem <= P.mem_cap, "memory cap");
 		check(!budget_on || budget_used <= budget_limit, "budget");
-		check(after.grow_refused == before.grow_refused,
+		/* Only the level after it may be refused, ahead of need. */
+		check(after.grow_refused == before.grow_refused ||
+			      (after.grow_refused == before.grow_refused + 1 &&
+			       !after.standby && r->cap < P.grow_limit),
 		      "refusal counted on success");
+		check(!after.standby || r->cap < P.grow_limit,
+		      "standby past grow_limit");
 		return;
 	}
+	check(!before.switched, "a pending switch's growth failed");
 	check(ret == -E2BIG || (ret == -ENOMEM && fail >= 0), "grow error");
 	check(ret != -E2BIG || r->cap >= P.grow_limit || P.mem_cap || budget_on,
 	      "-E2BIG below the limits");

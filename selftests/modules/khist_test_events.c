@@ -44,7 +44,8 @@ static u64 khist_test_next(u64 *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-static void khist_test_fire(unsigned int n, u64 seed)
+/* @atomic: with preemption off, so nothing else runs on this CPU meanwhile. */
+static void khist_test_fire(unsigned int n, u64 seed, bool atomic)
 {
 	static const char *const words[] = {
 		"alpha", "bravo", "charlie", "delta", "echo-echo-echo",
@@ -63,7 +64,8 @@ static void khist_test_fire(unsigned int n, u64 seed)
 			khist_trace_pair_b(i, (x >> 4) % 10);
 		else
 			khist_trace_pair_a(i, (x >> 4) % 10);
-		cond_resched();
+		if (!atomic)
+			cond_resched();
 	}
 }
 
@@ -72,16 +74,28 @@ static ssize_t khist_test_fire_write(struct file *file, const char __user *ubuf,
 {
 	unsigned int n;
 	char buf[64];
+	char mode[8];
 	u64 seed;
+	int got;
 
 	if (cnt >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
 	buf[cnt] = '\0';
-	if (sscanf(buf, "%u %llu", &n, &seed) != 2)
+	/* "N SEED", or "N SEED atomic" for a burst nothing can preempt. */
+	got = sscanf(buf, "%u %llu %7s", &n, &seed, mode);
+	if (got < 2 || (got == 3 && strcmp(mode, "atomic")))
 		return -EINVAL;
-	khist_test_fire(n, seed);
+	if (got == 3 && n > 100000)
+		return -EINVAL;
+	if (got == 3) {
+		preempt_disable();
+		khist_test_fire(n, seed, true);
+		preempt_enable();
+	} else {
+		khist_test_fire(n, seed, false);
+	}
 	return cnt;
 }
 

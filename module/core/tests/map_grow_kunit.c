@@ -209,10 +209,130 @@ static void map_grow_charge_enomem(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.used, 0);
 }
 
+/*
+ * A burst with nobody growing the map: after one growth (128 -> 256) the
+ * standby holds the next level, so the insert that finds the pool empty
+ * switches to 512 by itself and 512 keys fit with no drop. Until the
+ * owner's next growth migrates, lookups, iteration and clear see the
+ * keys of both tables; the key after the standby's is dropped.
+ */
+static void map_grow_burst(struct kunit *test)
+{
+	struct khist_map_params p = {
+		.max_entries = 128,
+		.grow_limit = 1024,
+		.key_size = 8,
+		.n_sums = 1,
+		.flags = KHIST_MAP_F_ATOMIC,
+	};
+	struct khist_map_stats st;
+	struct khist_map_elt *e;
+	struct khist_map *map;
+	u64 seen[512 / 64];
+	u32 i, n, pos;
+	u64 k;
+
+	map = khist_map_create(&p, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	KUNIT_EXPECT_FALSE(test, khist_map_should_grow(map));
+	KUNIT_ASSERT_EQ(test, khist_map_grow(map), 0);
+	khist_map_get_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.max, 256);
+	for (i = 0; i < 512; i++) {
+		k = key_of(i);
+		e = khist_map_insert(map, &k);
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		khist_map_add(e, 0, i + 1);
+	}
+	khist_map_get_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.drops, 0);
+	KUNIT_EXPECT_EQ(test, st.entries, 512);
+	KUNIT_EXPECT_EQ(test, st.max, 512);
+	/* The switch asks for its migration, even at grow_limit. */
+	KUNIT_EXPECT_TRUE(test, khist_map_should_grow(map));
+	/* No standby left: the next new key is dropped. */
+	k = key_of(512);
+	KUNIT_EXPECT_NULL(test, khist_map_insert(map, &k));
+	for (i = 0; i < 512; i++) {
+		k = key_of(i);
+		e = khist_map_insert(map, &k);
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		KUNIT_EXPECT_EQ(test, khist_map_read_sum(e, 0), (u64)i + 1);
+	}
+	/* Every key once, from the old table and the next one. */
+	memset(seen, 0, sizeof(seen));
+	n = 0;
+	pos = 0;
+	while ((e = khist_map_next(map, &pos))) {
+		i = (u32)khist_map_read_sum(e, 0) - 1;
+		KUNIT_ASSERT_LT(test, i, 512u);
+		KUNIT_EXPECT_FALSE(test, seen[i / 64] & BIT_ULL(i % 64));
+		seen[i / 64] |= BIT_ULL(i % 64);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 512u);
+	/* The owner's growth migrates, then 1024 keys fit. */
+	KUNIT_EXPECT_EQ(test, khist_map_grow(map), 0);
+	for (i = 0; i < 1024; i++) {
+		k = key_of(i);
+		KUNIT_ASSERT_NOT_NULL(test, khist_map_insert(map, &k));
+	}
+	khist_map_get_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.entries, 1024);
+	KUNIT_EXPECT_EQ(test, st.drops, 1);
+	khist_map_destroy(map);
+}
+
+/* Clear while a switch waits for its migration; destroy in that state. */
+static void map_grow_burst_clear(struct kunit *test)
+{
+	struct khist_map_params p = {
+		.max_entries = 128,
+		.grow_limit = 1024,
+		.key_size = 8,
+		.n_sums = 1,
+	};
+	struct khist_map_stats st;
+	struct khist_map *map;
+	u32 i, n, pos;
+	u64 k;
+
+	map = khist_map_create(&p, NULL, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	KUNIT_ASSERT_EQ(test, khist_map_grow(map), 0);
+	for (i = 0; i < 300; i++) {
+		k = key_of(i);
+		KUNIT_ASSERT_NOT_NULL(test, khist_map_insert(map, &k));
+	}
+	khist_map_clear(map);
+	khist_map_get_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.entries, 0);
+	KUNIT_EXPECT_TRUE(test, khist_map_should_grow(map));
+	pos = 0;
+	KUNIT_EXPECT_NULL(test, khist_map_next(map, &pos));
+	/* Keys of before the clear are new again, each once. */
+	for (i = 0; i < 300; i++) {
+		k = key_of(i);
+		KUNIT_ASSERT_NOT_NULL(test, khist_map_insert(map, &k));
+		KUNIT_ASSERT_NOT_NULL(test, khist_map_insert(map, &k));
+	}
+	for (n = 0, pos = 0; khist_map_next(map, &pos); n++)
+		;
+	KUNIT_EXPECT_EQ(test, n, 300u);
+	khist_map_get_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.entries, 300);
+	KUNIT_EXPECT_EQ(test, st.drops, 0);
+	/* Freed with the switch pending: the leak check covers the table. */
+	khist_map_destroy(map);
+}
+
 static struct kunit_case map_grow_cases[] = {
 	KUNIT_CASE(map_grow_100k_into_128),
 	KUNIT_CASE(map_grow_budget_limit),
 	KUNIT_CASE(map_grow_charge_enomem),
+	/* A burst that does not wait for the owner. */
+	KUNIT_CASE(map_grow_burst),
+	KUNIT_CASE(map_grow_burst_clear),
 	{},
 };
 

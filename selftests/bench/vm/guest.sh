@@ -144,6 +144,8 @@ define_icount() {
 		$SE 'hist:keys=common_pid:ts0=common_timestamp.usecs' \
 		$SX 'hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmax($lat).save(id,ret)'
 	def e ak trig "enosys $n $KEYS" $SE 'hist:keys=id:size=16384'
+	def eg ak trig "enosys $n $KEYS" native:$SE 'hist:keys=id:size=16384' \
+		khist:$SE 'hist:keys=id:size=128'
 	def h1 ak trig "enosys $n $KEYS" $SE 'hist:keys=id.log2'
 	def q ak trig "enosys $n $KEYS" native:$SE 'hist:keys=common_pid:vals=id' \
 		khist:$SE 'hist:keys=common_pid:vals=id.quantiles'

@@ -216,6 +216,7 @@ tabulate() {
 			row("g", "a", "i", "latency pair enter/exit onmax (per pair)")
 			abs("ak", "ENOSYS sweep, no tracing (absolute)")
 			row("e", "ak", "", "keys=id, 10^4 distinct keys")
+			row("eg", "ak", "", "e, size=128 growing (native: fixed 16384)")
 			row("e2", "ak", "", "keys=id size=131072, 10^5 inserts (1 run)")
 			row("h1", "ak", "", "keys=id.log2, 10^4 ids")
 			row("h2", "ak", "", "keys=id.buckets=64, 10^4 ids")

@@ -151,6 +151,11 @@ static inline u64 div_u64(u64 a, u32 b)
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 #define barrier() __asm__ __volatile__("" ::: "memory")
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#else
+#define cpu_relax() barrier()
+#endif
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
